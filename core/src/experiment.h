@@ -1,0 +1,111 @@
+/* The resolved experiment: what the config loader produces and the runner consumes.
+ *
+ * Everything resolved is kept as canonical JSON (jansson), so the same object is printed by
+ * `rigor config`, hashed into the results, shipped to a launcher's child, and read by the runner.
+ * Canonical forms: sizes are integers in bytes, durations are seconds (real), percentages are
+ * fractions (5% -> 0.05), enums are their choice strings, keys are sorted when dumped.
+ *
+ * A variant's `settings` object has exactly these members:
+ *   plugin       string
+ *   params       object  param name -> canonical value (every schema param, defaults filled)
+ *   sweep        object  param name -> array of canonical values (the in-process points)
+ *   timing       object  see rigor_timing_t (all fields present)
+ *   environment  object  {affinity, noise, randomize_env, telemetry} (see env.h)
+ *   gate         object  {cv_max, min_samples}
+ *   launcher     array of strings, or null
+ *   deadline     real seconds or null
+ */
+#ifndef RIGOR_EXPERIMENT_H
+#define RIGOR_EXPERIMENT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "plan.h"
+
+typedef enum {
+  RIGOR_BLOCKING_BATCH = 0,     /* nccl-tests -z 0 */
+  RIGOR_BLOCKING_EACH,          /* -z 2 */
+  RIGOR_BLOCKING_EACH_BARRIER,  /* -z 1 */
+  RIGOR_BLOCKING_EACH_EXCLUDED, /* -z 3 */
+} rigor_blocking_t;
+
+typedef enum {
+  RIGOR_AGGREGATE_RANK0 = 0,
+  RIGOR_AGGREGATE_AVG,
+  RIGOR_AGGREGATE_MIN,
+  RIGOR_AGGREGATE_MAX,
+} rigor_aggregate_t;
+
+typedef enum { RIGOR_WINDOW_WALL = 0, RIGOR_WINDOW_CPUTIME } rigor_window_t;
+
+/* JSON member names in `timing`: warmup, cycles, iters, agg, blocking ("batch" | "each" |
+ * "each_barrier" | "each_excluded"), per_iteration, aggregate ("rank0" | "avg" | "min" | "max"),
+ * check, timeout (seconds), report ("wall" | "cputime"). */
+typedef struct rigor_timing {
+  uint32_t warmup;        /* default 1  (nccl-tests -w) */
+  uint32_t cycles;        /* default 10 (nccl-tests -N; the seed's formal runs) */
+  uint64_t iters;         /* default 20 (-n) */
+  uint64_t agg;           /* default 1  (-m) */
+  rigor_blocking_t blocking;
+  bool per_iteration;     /* default false (-I) */
+  rigor_aggregate_t aggregate; /* default avg (-a 1) */
+  uint32_t check;         /* default 1 (-c): validations after each window */
+  double timeout_s;       /* default 300 */
+  rigor_window_t report;  /* default wall (-C 0) */
+} rigor_timing_t;
+
+extern const char *const rigor_blocking_names[];  /* indexed by rigor_blocking_t, NULL-terminated */
+extern const char *const rigor_aggregate_names[]; /* indexed by rigor_aggregate_t */
+extern const char *const rigor_window_names[];
+
+void rigor_timing_defaults(rigor_timing_t *t);
+/* Reads a canonical timing object (missing members keep their defaults). */
+int rigor_timing_from_json(const json_t *obj, rigor_timing_t *t, char *err, size_t errlen);
+json_t *rigor_timing_to_json(const rigor_timing_t *t);
+
+typedef struct rigor_variant {
+  char *label;      /* human label: axis labels joined by ", " ("warmup=5, noise=same-core") */
+  json_t *axes;     /* object: axis key ("timing.warmup", "bytes") -> value or its label */
+  json_t *settings; /* fully resolved settings, as described above */
+} rigor_variant_t;
+
+typedef struct rigor_experiment {
+  char *name;
+  char *source;           /* the file it came from */
+  json_t *resolved;       /* canonical resolved experiment (what `rigor config` prints) */
+  char hash[65];          /* SHA-256 (hex) of the canonical dump of `resolved` */
+  rigor_variant_t *variants;
+  uint32_t n_variants;
+  rigor_order_t order;
+  rigor_schedule_t schedule;
+  char *output;           /* results file path, resolved against the current directory */
+  bool runs_commands;     /* some variant would execute an external command */
+} rigor_experiment_t;
+
+typedef struct rigor_config {
+  char *path;
+  rigor_experiment_t *experiments;
+  uint32_t n_experiments;
+  json_t *warnings; /* array of strings */
+} rigor_config_t;
+
+typedef struct rigor_config_opts {
+  const char *const *plugin_path; /* extra plugin folders (--plugin-path), NULL-terminated */
+  bool allow_external_extends;
+  const char *only;               /* --only NAME, or NULL */
+  const char *output_override;    /* -o OUT, or NULL */
+} rigor_config_opts_t;
+
+/* Parse, resolve and validate a YAML experiment file against the plugins' schemas. On error
+ * returns RIGOR_ECONFIG and writes "file:line:col: message\n  source line\n  caret" to err. */
+int rigor_config_load(const char *path, const rigor_config_opts_t *opts, rigor_config_t **out,
+                      char *err, size_t errlen);
+void rigor_config_free(rigor_config_t *cfg);
+
+/* The canonical text of `resolved` (sorted keys, compact) and its SHA-256. */
+char *rigor_canonical_dump(const json_t *resolved);
+void rigor_sha256_hex(const void *data, size_t len, char out[65]);
+
+#endif
