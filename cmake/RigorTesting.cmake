@@ -24,3 +24,7 @@ function(rigor_add_test name)
   endif()
   set_tests_properties(${name} PROPERTIES TIMEOUT ${ARG_TIMEOUT})
 endfunction()
+
+add_library(rigor_test_host STATIC ${PROJECT_SOURCE_DIR}/tests/common/test_host.c)
+target_include_directories(rigor_test_host PUBLIC ${PROJECT_SOURCE_DIR}/core/include ${PROJECT_SOURCE_DIR}/tests/common)
+target_link_libraries(rigor_test_host PUBLIC ${CMAKE_DL_LIBS})
