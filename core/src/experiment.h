@@ -8,7 +8,8 @@
  * A variant's `settings` object has exactly these members:
  *   plugin       string
  *   params       object  param name -> canonical value (every schema param, defaults filled)
- *   sweep        object  param name -> array of canonical values (the in-process points)
+ *   sweep        array   [{"axis": param name, "values": [canonical values...]}, ...]; the
+ *                         in-process points are their cartesian product, first axis outermost
  *   timing       object  see rigor_timing_t (all fields present)
  *   environment  object  {affinity, noise, randomize_env, telemetry} (see env.h)
  *   gate         object  {cv_max, min_samples}
@@ -22,6 +23,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "loader.h"
 #include "plan.h"
 
 typedef enum {
@@ -92,7 +94,7 @@ typedef struct rigor_config {
 } rigor_config_t;
 
 typedef struct rigor_config_opts {
-  const char *const *plugin_path; /* extra plugin folders (--plugin-path), NULL-terminated */
+  rigor_plugin_search_t search;   /* where plugins are found (loader.h) */
   bool allow_external_extends;
   const char *only;               /* --only NAME, or NULL */
   const char *output_override;    /* -o OUT, or NULL */
