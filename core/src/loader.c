@@ -1,0 +1,362 @@
+#include "loader.h"
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAX_DIRS 64
+
+static bool name_is_safe(const char *name) {
+  if (!name || !*name || strchr(name, '/') || strstr(name, ".."))
+    return false;
+  for (const char *c = name; *c; c++)
+    if (!(*c == '_' || *c == '-' || *c == '.' || (*c >= '0' && *c <= '9') ||
+          (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z')))
+      return false;
+  return true;
+}
+
+/* The folder holding the running executable, for the install-relative plugin folder. */
+static int exe_dir(char *out, size_t cap) {
+  char buf[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0)
+    return -1;
+  buf[n] = '\0';
+  char *slash = strrchr(buf, '/');
+  if (!slash)
+    return -1;
+  *slash = '\0';
+  snprintf(out, cap, "%s", buf);
+  return 0;
+}
+
+/* Collects the search folders in order; duplicates (same real path) are dropped. */
+static size_t search_dirs(const rigor_plugin_search_t *search, char dirs[][PATH_MAX]) {
+  size_t n = 0;
+  char candidates[MAX_DIRS][PATH_MAX];
+  size_t nc = 0;
+  if (search && search->extra_dirs)
+    for (const char *const *d = search->extra_dirs; *d && nc < MAX_DIRS; d++)
+      snprintf(candidates[nc++], PATH_MAX, "%s", *d);
+  const char *env = getenv("RIGOR_PLUGIN_PATH");
+  if (env && *env) {
+    char *copy = strdup(env), *save = NULL;
+    for (char *tok = strtok_r(copy, ":", &save); tok && nc < MAX_DIRS;
+         tok = strtok_r(NULL, ":", &save))
+      if (*tok)
+        snprintf(candidates[nc++], PATH_MAX, "%s", tok);
+    free(copy);
+  }
+  char dir[PATH_MAX];
+  if (exe_dir(dir, sizeof dir) == 0 && nc < MAX_DIRS &&
+      snprintf(candidates[nc], PATH_MAX, "%s/%s", dir, RIGOR_PLUGIN_REL_DIR) < PATH_MAX)
+    nc++;
+  if (nc < MAX_DIRS)
+    snprintf(candidates[nc++], PATH_MAX, "%s", RIGOR_BUILD_PLUGIN_DIR);
+  for (size_t i = 0; i < nc; i++) {
+    char real[PATH_MAX];
+    if (!realpath(candidates[i], real))
+      continue;
+    bool dup = false;
+    for (size_t j = 0; j < n; j++)
+      dup = dup || strcmp(dirs[j], real) == 0;
+    if (!dup)
+      snprintf(dirs[n++], PATH_MAX, "%s", real);
+  }
+  return n;
+}
+
+static int check_dir_safe(const char *dir, bool allow_unsafe, char *err, size_t errlen) {
+  struct stat st;
+  if (allow_unsafe || stat(dir, &st) != 0 || !(st.st_mode & S_IWOTH))
+    return 0;
+  snprintf(err, errlen,
+           "plugin folder %s is world-writable: anyone could plant a plugin there "
+           "(fix its permissions or pass --allow-unsafe-plugin-path)",
+           dir);
+  return RIGOR_EINVAL;
+}
+
+static const char *const required_names[] = {"init", "prime", "run", "fini"};
+
+int rigor_plugin_check(const rigor_plugin_t *raw, const char *file, rigor_plugin_t *out, char *err,
+                       size_t errlen) {
+  if (raw->abi_major != RIGOR_ABI_MAJOR) {
+    snprintf(err, errlen, "%s: plugin '%s' was built for rigor ABI %u, this rigor has ABI %u", file,
+             raw->name ? raw->name : "?", raw->abi_major, RIGOR_ABI_MAJOR);
+    return RIGOR_EABI;
+  }
+  size_t min_size = offsetof(rigor_plugin_t, fini) + sizeof raw->fini;
+  if (raw->size < min_size) {
+    snprintf(err, errlen,
+             "%s: descriptor size %u is smaller than the smallest ABI %u descriptor (%zu bytes)",
+             file, raw->size, RIGOR_ABI_MAJOR, min_size);
+    return RIGOR_EABI;
+  }
+  memset(out, 0, sizeof *out);
+  memcpy(out, raw, raw->size < sizeof *out ? raw->size : sizeof *out);
+  out->size = (uint32_t)(raw->size < sizeof *out ? raw->size : sizeof *out);
+  if (!out->name || !name_is_safe(out->name)) {
+    snprintf(err, errlen, "%s: plugin name '%s' is missing or not a plain name", file,
+             out->name ? out->name : "");
+    return RIGOR_EABI;
+  }
+  const void *required[] = {(const void *)out->init, (const void *)out->prime,
+                            (const void *)out->run, (const void *)out->fini};
+  for (size_t i = 0; i < sizeof required / sizeof *required; i++)
+    if (!required[i]) {
+      snprintf(err, errlen, "%s: plugin '%s' lacks the required callback '%s'", file, out->name,
+               required_names[i]);
+      return RIGOR_EABI;
+    }
+  if (out->n_params && (!out->params || out->params_size == 0)) {
+    snprintf(err, errlen, "%s: plugin '%s' declares %u params but no table or params_size", file,
+             out->name, out->n_params);
+    return RIGOR_EABI;
+  }
+  for (uint32_t i = 0; i < out->n_params; i++) {
+    const rigor_param_t *p = &out->params[i];
+    if (!p->name || p->type < RIGOR_PARAM_BOOL || p->type > RIGOR_PARAM_ENUM ||
+        p->offset >= out->params_size || (p->type == RIGOR_PARAM_ENUM && !p->choices)) {
+      snprintf(err, errlen, "%s: plugin '%s': param #%u ('%s') is malformed", file, out->name, i,
+               p->name ? p->name : "?");
+      return RIGOR_EABI;
+    }
+  }
+  if (out->n_metrics && !out->metrics) {
+    snprintf(err, errlen, "%s: plugin '%s' declares %u metrics but no table", file, out->name,
+             out->n_metrics);
+    return RIGOR_EABI;
+  }
+  return 0;
+}
+
+/* Opens one file and checks every descriptor it holds. */
+static int open_file(const char *path, void **handle, rigor_plugin_get_fn *get, char *err,
+                     size_t errlen) {
+  dlerror();
+  *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (!*handle) {
+    snprintf(err, errlen, "%s: cannot load: %s", path, dlerror());
+    return RIGOR_EIO;
+  }
+  *get = (rigor_plugin_get_fn)dlsym(*handle, RIGOR_PLUGIN_GET_SYMBOL);
+  if (!*get) {
+    snprintf(err, errlen, "%s: not a rigor plugin (no exported %s)", path,
+             RIGOR_PLUGIN_GET_SYMBOL);
+    dlclose(*handle);
+    *handle = NULL;
+    return RIGOR_EABI;
+  }
+  return 0;
+}
+
+static rigor_loaded_t *loaded_new(void *handle, const rigor_plugin_t *desc, const char *path,
+                                  const char *dir) {
+  rigor_loaded_t *p = calloc(1, sizeof *p);
+  if (!p)
+    return NULL;
+  p->desc = *desc;
+  p->handle = handle;
+  p->path = strdup(path);
+  p->dir = strdup(dir);
+  return p;
+}
+
+/* Looks for descriptor `name` in file `path`; 1 found, 0 not there, <0 error. */
+static int find_in_file(const char *path, const char *dir, const char *name, rigor_loaded_t **out,
+                        char *err, size_t errlen) {
+  void *handle;
+  rigor_plugin_get_fn get;
+  int rc = open_file(path, &handle, &get, err, errlen);
+  if (rc < 0)
+    return rc;
+  for (uint32_t i = 0; i < 1024; i++) {
+    const rigor_plugin_t *raw = get(i);
+    if (!raw)
+      break;
+    if (!raw->name || strcmp(raw->name, name) != 0)
+      continue;
+    rigor_plugin_t desc;
+    rc = rigor_plugin_check(raw, path, &desc, err, errlen);
+    if (rc < 0) {
+      dlclose(handle);
+      return rc;
+    }
+    *out = loaded_new(handle, &desc, path, dir);
+    return *out ? 1 : RIGOR_ENOMEM;
+  }
+  dlclose(handle);
+  return 0;
+}
+
+static bool is_plugin_file(const char *fname) {
+  size_t len = strlen(fname);
+  return len > 3 && strcmp(fname + len - 3, ".so") == 0;
+}
+
+int rigor_plugin_load(const char *name, const rigor_plugin_search_t *search, rigor_loaded_t **out,
+                      char *err, size_t errlen) {
+  *out = NULL;
+  if (!name_is_safe(name)) {
+    snprintf(err, errlen,
+             "plugin name '%s' is not a plain name: plugins are named, never given by path",
+             name ? name : "");
+    return RIGOR_EINVAL;
+  }
+  char dirs[MAX_DIRS][PATH_MAX];
+  size_t nd = search_dirs(search, dirs);
+  bool allow_unsafe = search && search->allow_unsafe;
+  /* First the conventional file NAME.so in every folder: a hit in two folders is a clash. */
+  for (size_t i = 0; i < nd; i++) {
+    char path[PATH_MAX + 300];
+    snprintf(path, sizeof path, "%s/%s.so", dirs[i], name);
+    if (access(path, F_OK) != 0)
+      continue;
+    int rc = check_dir_safe(dirs[i], allow_unsafe, err, errlen);
+    if (rc < 0)
+      return rc;
+    rigor_loaded_t *found = NULL;
+    rc = find_in_file(path, dirs[i], name, &found, err, errlen);
+    if (rc < 0)
+      return rc;
+    if (rc == 0) {
+      snprintf(err, errlen, "%s: holds no plugin named '%s'", path, name);
+      return RIGOR_EABI;
+    }
+    for (size_t j = i + 1; j < nd; j++) {
+      char other[PATH_MAX + 300];
+      snprintf(other, sizeof other, "%s/%s.so", dirs[j], name);
+      if (access(other, F_OK) == 0) {
+        snprintf(err, errlen,
+                 "plugin '%s' is provided twice: %s and %s (remove one or narrow the plugin path)",
+                 name, path, other);
+        rigor_plugin_unload(found);
+        return RIGOR_EINVAL;
+      }
+    }
+    *out = found;
+    return 0;
+  }
+  /* Then files holding several workloads. */
+  for (size_t i = 0; i < nd; i++) {
+    DIR *d = opendir(dirs[i]);
+    if (!d)
+      continue;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+      if (!is_plugin_file(e->d_name))
+        continue;
+      int rc = check_dir_safe(dirs[i], allow_unsafe, err, errlen);
+      if (rc < 0) {
+        closedir(d);
+        return rc;
+      }
+      char path[PATH_MAX + 300];
+      snprintf(path, sizeof path, "%s/%s", dirs[i], e->d_name);
+      char ferr[512];
+      rigor_loaded_t *found = NULL;
+      rc = find_in_file(path, dirs[i], name, &found, ferr, sizeof ferr);
+      if (rc == 1) {
+        closedir(d);
+        *out = found;
+        return 0;
+      }
+      if (rc < 0 && rc != RIGOR_EIO && strstr(ferr, name)) {
+        snprintf(err, errlen, "%s", ferr);
+        closedir(d);
+        return rc;
+      }
+    }
+    closedir(d);
+  }
+  size_t used = (size_t)snprintf(err, errlen, "no plugin named '%s' in", name);
+  for (size_t i = 0; i < nd && used < errlen; i++)
+    used += (size_t)snprintf(err + used, errlen - used, "%s %s", i ? "," : "", dirs[i]);
+  if (nd == 0 && used < errlen)
+    snprintf(err + used, errlen - used, " any plugin folder");
+  return RIGOR_ENOENT;
+}
+
+void rigor_plugin_unload(rigor_loaded_t *p) {
+  if (!p)
+    return;
+  if (p->handle)
+    dlclose(p->handle);
+  free(p->path);
+  free(p->dir);
+  free(p);
+}
+
+int rigor_plugin_list(const rigor_plugin_search_t *search, rigor_loaded_t ***out, size_t *n,
+                      rigor_plugin_warn_fn warn, void *warn_arg) {
+  char dirs[MAX_DIRS][PATH_MAX];
+  size_t nd = search_dirs(search, dirs);
+  rigor_loaded_t **list = NULL;
+  size_t count = 0, cap = 0;
+  for (size_t i = 0; i < nd; i++) {
+    DIR *d = opendir(dirs[i]);
+    if (!d)
+      continue;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+      if (!is_plugin_file(e->d_name))
+        continue;
+      char path[PATH_MAX + 300], err[512];
+      snprintf(path, sizeof path, "%s/%s", dirs[i], e->d_name);
+      void *handle;
+      rigor_plugin_get_fn get;
+      if (open_file(path, &handle, &get, err, sizeof err) < 0) {
+        if (warn)
+          warn(warn_arg, err);
+        continue;
+      }
+      bool kept = false;
+      for (uint32_t k = 0; k < 1024; k++) {
+        const rigor_plugin_t *raw = get(k);
+        if (!raw)
+          break;
+        rigor_plugin_t desc;
+        if (rigor_plugin_check(raw, path, &desc, err, sizeof err) < 0) {
+          if (warn)
+            warn(warn_arg, err);
+          continue;
+        }
+        bool dup = false;
+        for (size_t j = 0; j < count; j++)
+          if (strcmp(list[j]->desc.name, desc.name) == 0) {
+            dup = true;
+            if (warn) {
+              char msg[3 * PATH_MAX];
+              snprintf(msg, sizeof msg, "plugin '%s' is provided twice: %s and %s", desc.name,
+                       list[j]->path, path);
+              warn(warn_arg, msg);
+            }
+          }
+        if (dup)
+          continue;
+        if (count == cap) {
+          cap = cap ? cap * 2 : 16;
+          list = realloc(list, cap * sizeof *list);
+        }
+        /* Each entry holds its own reference to the handle. */
+        void *ref = kept ? dlopen(path, RTLD_NOW | RTLD_LOCAL) : handle;
+        list[count++] = loaded_new(ref, &desc, path, dirs[i]);
+        kept = true;
+      }
+      if (!kept)
+        dlclose(handle);
+    }
+    closedir(d);
+  }
+  *out = list;
+  *n = count;
+  return 0;
+}
