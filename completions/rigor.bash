@@ -1,0 +1,115 @@
+# bash completion for rigor: subcommands, their options, experiment names (from the YAML file on
+# the command line) and plugin names (from `rigor plugins --names`).
+
+# Experiment names of a rigor YAML file: the `- name:` entries under `experiments:`.
+_rigor_experiments() {
+  local file=$1
+  [[ -r $file ]] || return
+  awk '
+    /^experiments:/ { inside = 1; next }
+    /^[^ #-]/      { inside = 0 }
+    inside && /^  *- *name:/ {
+      sub(/^  *- *name: */, ""); sub(/ *#.*$/, ""); gsub(/["'\'']/, ""); print
+    }' "$file"
+}
+
+_rigor_plugins() {
+  local rigor=$1
+  shift
+  "$rigor" plugins --names "$@" 2>/dev/null
+}
+
+_rigor() {
+  local cur prev words cword
+  _init_completion || return
+
+  local commands="run plan validate config plugins report compare rounds check new-plugin"
+  if ((cword == 1)); then
+    COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
+    return
+  fi
+
+  local command=${words[1]} rigor=${words[0]}
+  local -a path_args=()
+  local i
+  for ((i = 2; i < cword; i++)); do
+    if [[ ${words[i]} == --plugin-path ]]; then
+      path_args+=(--plugin-path "${words[i + 1]}")
+    fi
+  done
+
+  case $prev in
+    -o)
+      _filedir jsonl
+      return
+      ;;
+    --plugin-path)
+      _filedir -d
+      return
+      ;;
+    --format)
+      if [[ $command == plugins ]]; then
+        COMPREPLY=($(compgen -W "text md" -- "$cur"))
+      else
+        COMPREPLY=($(compgen -W "text md csv json html" -- "$cur"))
+      fi
+      return
+      ;;
+    --only)
+      local file=""
+      for ((i = 2; i < cword; i++)); do
+        case ${words[i]} in
+          *.yaml | *.yml) file=${words[i]} ;;
+        esac
+      done
+      COMPREPLY=($(compgen -W "$(_rigor_experiments "$file")" -- "$cur"))
+      return
+      ;;
+  esac
+
+  case $command in
+    run)
+      if [[ $cur == -* ]]; then
+        COMPREPLY=($(compgen -W "-o --resume --force --only --dry-run --plugin-path
+          --allow-commands --help" -- "$cur"))
+      else
+        _filedir '@(yaml|yml)'
+      fi
+      ;;
+    plan | validate | config)
+      if [[ $cur == -* ]]; then
+        COMPREPLY=($(compgen -W "--plugin-path --help" -- "$cur"))
+      else
+        _filedir '@(yaml|yml)'
+      fi
+      ;;
+    plugins)
+      if [[ $cur == -* ]]; then
+        COMPREPLY=($(compgen -W "--format --names --plugin-path --help" -- "$cur"))
+      else
+        COMPREPLY=($(compgen -W "$(_rigor_plugins "$rigor" "${path_args[@]}")" -- "$cur"))
+      fi
+      ;;
+    report | rounds)
+      if [[ $cur == -* ]]; then
+        COMPREPLY=($(compgen -W "--format --help" -- "$cur"))
+      else
+        _filedir jsonl
+      fi
+      ;;
+    compare)
+      if [[ $cur == -* ]]; then
+        COMPREPLY=($(compgen -W "--help" -- "$cur"))
+      else
+        _filedir jsonl
+      fi
+      ;;
+    new-plugin)
+      # NAME is free text; DIR is a folder.
+      if ((cword == 3)); then
+        _filedir -d
+      fi
+      ;;
+  esac
+}
+complete -F _rigor rigor
