@@ -1,0 +1,167 @@
+#include "stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+#include "rigor/plugin.h"
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+void rigor_stats_sort(double *x, size_t n) {
+  qsort(x, n, sizeof *x, cmp_double);
+}
+
+double rigor_stats_percentile_sorted(const double *sorted, size_t n, double p) {
+  if (n == 0) return NAN;
+  if (p <= 0) return sorted[0];
+  double rank = ceil(p * (double)n - 1e-9);
+  size_t idx = rank < 1 ? 0 : (size_t)rank - 1;
+  return sorted[idx < n ? idx : n - 1];
+}
+
+double rigor_stats_median_sorted(const double *sorted, size_t n) {
+  if (n == 0) return NAN;
+  if (n % 2) return sorted[n / 2];
+  return 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+}
+
+double rigor_stats_median(const double *x, size_t n) {
+  if (n == 0) return NAN;
+  double *c = malloc(n * sizeof *c);
+  if (!c) return NAN;
+  memcpy(c, x, n * sizeof *c);
+  rigor_stats_sort(c, n);
+  double m = rigor_stats_median_sorted(c, n);
+  free(c);
+  return m;
+}
+
+int rigor_stats_summarize(const double *x, size_t n, rigor_summary_t *out) {
+  if (!out || (n && !x)) return RIGOR_EINVAL;
+  out->n = n;
+  if (n == 0) {
+    out->median = out->p95 = out->p99 = out->mean = out->sd = out->cv = out->min = out->max = NAN;
+    return 0;
+  }
+  double *c = malloc(n * sizeof *c);
+  if (!c) return RIGOR_ENOMEM;
+  memcpy(c, x, n * sizeof *c);
+  rigor_stats_sort(c, n);
+  double sum = 0;
+  for (size_t i = 0; i < n; i++)
+    sum += c[i];
+  double mean = sum / (double)n, ss = 0;
+  for (size_t i = 0; i < n; i++)
+    ss += (c[i] - mean) * (c[i] - mean);
+  out->mean = mean;
+  out->sd = sqrt(ss / (double)n);
+  out->cv = mean != 0 ? out->sd / fabs(mean) : NAN;
+  out->min = c[0];
+  out->max = c[n - 1];
+  out->median = rigor_stats_median_sorted(c, n);
+  out->p95 = rigor_stats_percentile_sorted(c, n, 0.95);
+  out->p99 = rigor_stats_percentile_sorted(c, n, 0.99);
+  free(c);
+  return 0;
+}
+
+double rigor_stats_first_cycle_penalty(const double *times, size_t n) {
+  if (n < 2) return NAN;
+  double rest = rigor_stats_median(times + 1, n - 1);
+  return rest > 0 ? times[0] / rest - 1 : NAN;
+}
+
+int rigor_stats_bootstrap_median_ratio(const double *base, size_t nb, const double *cand, size_t nc,
+                                       uint32_t resamples, double level, uint64_t seed, double *lo,
+                                       double *hi) {
+  if (!base || !cand || nb == 0 || nc == 0 || resamples == 0 || !(level > 0 && level < 1))
+    return RIGOR_EINVAL;
+  double *rb = malloc(nb * sizeof *rb), *rc = malloc(nc * sizeof *rc);
+  double *ratios = malloc(resamples * sizeof *ratios);
+  if (!rb || !rc || !ratios) {
+    free(rb), free(rc), free(ratios);
+    return RIGOR_ENOMEM;
+  }
+  rigor_rng_t rng;
+  rigor_rng_seed(&rng, seed);
+  uint32_t kept = 0;
+  for (uint32_t r = 0; r < resamples; r++) {
+    for (size_t i = 0; i < nb; i++)
+      rb[i] = base[rigor_rng_below(&rng, nb)];
+    for (size_t i = 0; i < nc; i++)
+      rc[i] = cand[rigor_rng_below(&rng, nc)];
+    rigor_stats_sort(rb, nb);
+    rigor_stats_sort(rc, nc);
+    double mb = rigor_stats_median_sorted(rb, nb);
+    if (mb != 0) ratios[kept++] = rigor_stats_median_sorted(rc, nc) / mb;
+  }
+  rigor_stats_sort(ratios, kept);
+  double tail = (1 - level) / 2;
+  *lo = kept ? rigor_stats_percentile_sorted(ratios, kept, tail) : NAN;
+  *hi = kept ? rigor_stats_percentile_sorted(ratios, kept, 1 - tail) : NAN;
+  free(rb), free(rc), free(ratios);
+  return 0;
+}
+
+double rigor_normal_cdf(double z) {
+  return 0.5 * erfc(-z / sqrt(2.0));
+}
+
+/* Continued fraction for the regularised incomplete beta function (modified Lentz). */
+static double beta_cf(double a, double b, double x) {
+  const double tiny = 1e-300;
+  double c = 1, d = 1 - (a + b) * x / (a + 1);
+  if (fabs(d) < tiny) d = tiny;
+  d = 1 / d;
+  double h = d;
+  for (int m = 1; m <= 300; m++) {
+    double m2 = 2.0 * m;
+    double aa = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
+    d = 1 + aa * d;
+    c = 1 + aa / c;
+    d = fabs(d) < tiny ? 1 / tiny : 1 / d;
+    c = fabs(c) < tiny ? tiny : c;
+    h *= d * c;
+    aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
+    d = 1 + aa * d;
+    c = 1 + aa / c;
+    d = fabs(d) < tiny ? 1 / tiny : 1 / d;
+    c = fabs(c) < tiny ? tiny : c;
+    double delta = d * c;
+    h *= delta;
+    if (fabs(delta - 1) < 1e-15) break;
+  }
+  return h;
+}
+
+static double incomplete_beta(double a, double b, double x) {
+  if (x <= 0) return 0;
+  if (x >= 1) return 1;
+  double lbeta = lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x);
+  if (x < (a + 1) / (a + b + 2)) return exp(lbeta) * beta_cf(a, b, x) / a;
+  return 1 - exp(lbeta) * beta_cf(b, a, 1 - x) / b;
+}
+
+double rigor_student_t_cdf(double t, double df) {
+  double x = df / (df + t * t);
+  double tail = 0.5 * incomplete_beta(df / 2, 0.5, x);
+  return t > 0 ? 1 - tail : tail;
+}
+
+double rigor_student_t_quantile(double p, double df) {
+  if (!(p > 0 && p < 1) || !(df > 0)) return NAN;
+  double lo = -1e6, hi = 1e6;
+  for (int i = 0; i < 200 && hi - lo > 1e-12 * (1 + fabs(lo)); i++) {
+    double mid = 0.5 * (lo + hi);
+    if (rigor_student_t_cdf(mid, df) < p)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return 0.5 * (lo + hi);
+}

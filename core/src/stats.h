@@ -1,0 +1,81 @@
+/* Descriptive and inferential statistics for benchmark samples.
+ *
+ * Percentiles use the nearest-rank definition (as nccl-tests does): for n sorted values x[0..n-1]
+ * and 0 < p <= 1, Pp = x[ceil(p * n) - 1]; P0 is the minimum. The median is the conventional
+ * one: the middle value, or the mean of the two middle values when n is even. The standard
+ * deviation is the population one (divide by n), so CV = sd / mean as the seed documents. */
+#ifndef RIGOR_STATS_H
+#define RIGOR_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct rigor_summary {
+  size_t n;
+  double median, p95, p99, mean, sd, cv, min, max;
+} rigor_summary_t;
+
+/* Sorts a copy of x and fills every member; n == 0 gives n = 0 and NaN elsewhere. */
+int rigor_stats_summarize(const double *x, size_t n, rigor_summary_t *out);
+
+void rigor_stats_sort(double *x, size_t n);
+double rigor_stats_percentile_sorted(const double *sorted, size_t n, double p);
+double rigor_stats_median_sorted(const double *sorted, size_t n);
+/* Median of unsorted values (a sorted copy is made). NaN for n == 0. */
+double rigor_stats_median(const double *x, size_t n);
+
+/* First-cycle penalty of one run: cycle 0 against the median of the other cycles, as a fraction
+ * (+0.05 means the first cycle was 5% slower). times[i] is cycle i. NaN with fewer than 2. */
+double rigor_stats_first_cycle_penalty(const double *times, size_t n);
+
+/* Bootstrap percentile confidence interval of median(cand) / median(base): `resamples` draws
+ * with replacement from each side, with the project PRNG seeded by `seed`, so the interval is
+ * identical on every platform. */
+int rigor_stats_bootstrap_median_ratio(const double *base, size_t nb, const double *cand, size_t nc,
+                                       uint32_t resamples, double level, uint64_t seed, double *lo,
+                                       double *hi);
+
+/* Mann-Whitney U of a against b. U1 counts the pairs with a > b (ties count one half). The
+ * two-sided p-value is exact when there are no ties and both sides have at most
+ * RIGOR_MW_EXACT_MAX values; otherwise it is the normal approximation with tie and continuity
+ * correction. */
+#define RIGOR_MW_EXACT_MAX 50
+typedef struct rigor_mw {
+  double u1;
+  double p;
+  bool exact;
+} rigor_mw_t;
+int rigor_mann_whitney(const double *a, size_t na, const double *b, size_t nb, rigor_mw_t *out);
+
+/* Hodges-Lehmann estimate of the shift b - a: the median of all pairwise differences b_j - a_i. */
+double rigor_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb);
+
+/* Holm step-down adjustment of m p-values (NaN entries are left out and stay NaN). */
+void rigor_holm(const double *p, size_t m, double *adjusted);
+
+/* Distribution functions used by the tests above and by the variance components. */
+double rigor_normal_cdf(double z);
+double rigor_student_t_cdf(double t, double df);
+double rigor_student_t_quantile(double p, double df);
+
+/* Kalibera & Jones (2013), two levels: runs (level 2) of cycles (level 1), balanced.
+ * y[j * cycles + k] is cycle k of run j. S1^2 is the within-run and S2^2 the between-run sample
+ * variance; T1^2 = S1^2 and T2^2 = S2^2 - S1^2 / cycles are the unbiased estimates of the
+ * variance each level adds; half_width is the `level` confidence interval of the grand mean. */
+typedef struct rigor_variance {
+  size_t runs, cycles;
+  double mean, s1_sq, s2_sq, t1_sq, t2_sq, half_width, level;
+} rigor_variance_t;
+int rigor_variance_components(const double *y, size_t runs, size_t cycles, double level,
+                              rigor_variance_t *out);
+/* Suggested cycles per run and runs for a target half-width, given the cost of one cycle and
+ * the cost of one run beyond its cycles (any common unit). Cycles follow K&J: ceil(sqrt(c_run
+ * T1^2 / (c_cycle T2^2))), 1 when T1^2 is 0, max_cycles when T2^2 <= 0. Runs are the fewest
+ * (>= 2) whose t-interval, with the expected between-run variance T2^2 + T1^2 / cycles, is
+ * within the target; max_runs when none is. */
+int rigor_variance_suggest(const rigor_variance_t *v, double cost_cycle, double cost_run,
+                           double target_half_width, uint32_t max_cycles, uint32_t max_runs,
+                           uint32_t *cycles, uint32_t *runs);
+
+#endif

@@ -1,0 +1,165 @@
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "rigor/plugin.h"
+#include "stats.h"
+
+/* cmocka's float assertion works in single precision; the vectors need double. */
+#define assert_double_equal(a, b, eps)                                                             \
+  do {                                                                                             \
+    double a_ = (a), b_ = (b);                                                                     \
+    if (!(fabs(a_ - b_) <= (eps)))                                                                 \
+      fail_msg("%s = %.10g, expected %.10g (+-%g)", #a, a_, b_, (double)(eps));                    \
+  } while (0)
+
+static const double A[] = {10.2, 10.4, 10.1, 10.8, 10.3, 10.5, 10.6, 10.2, 10.9, 10.4};
+static const double B[] = {10.9, 11.2, 10.7, 11.0, 11.4, 10.8, 11.1, 11.3, 10.6, 11.0};
+static const double C[] = {1.1, 2.3, 0.7, 3.9, 2.8};
+static const double E[] = {4.2, 3.1, 5.6, 6.0, 2.5, 4.9};
+
+static void test_mann_whitney_normal_with_ties(void **state) {
+  (void)state;
+  rigor_mw_t mw;
+  assert_int_equal(rigor_mann_whitney(A, 10, B, 10, &mw), 0);
+  assert_false(mw.exact);
+  assert_double_equal(mw.u1, 6.5, 1e-12);
+  assert_double_equal(mw.p, 0.001122592, 5e-10);
+}
+
+static void test_mann_whitney_exact(void **state) {
+  (void)state;
+  rigor_mw_t mw;
+  assert_int_equal(rigor_mann_whitney(C, 5, E, 6, &mw), 0);
+  assert_true(mw.exact);
+  assert_double_equal(mw.u1, 3, 1e-12);
+  assert_double_equal(mw.p, 0.030303, 5e-7);
+  /* Swapping the sides gives U2 = n1 n2 - U1 and the same two-sided p. */
+  assert_int_equal(rigor_mann_whitney(E, 6, C, 5, &mw), 0);
+  assert_double_equal(mw.u1, 27, 1e-12);
+  assert_double_equal(mw.p, 0.030303, 5e-7);
+}
+
+static void test_mann_whitney_identical_samples(void **state) {
+  (void)state;
+  rigor_mw_t mw;
+  assert_int_equal(rigor_mann_whitney(A, 10, A, 10, &mw), 0);
+  assert_double_equal(mw.u1, 50, 1e-12);
+  assert_double_equal(mw.p, 1, 1e-12);
+}
+
+static void test_hodges_lehmann(void **state) {
+  (void)state;
+  assert_double_equal(rigor_hodges_lehmann(A, 10, B, 10), 0.6, 1e-12);
+  assert_double_equal(rigor_hodges_lehmann(B, 10, A, 10), -0.6, 1e-12);
+}
+
+static void test_kalibera_jones(void **state) {
+  (void)state;
+  const double y[] = {9, 5, 8, 3, 10, 6, 7, 11, 1, 12, 2, 4};
+  rigor_variance_t v;
+  assert_int_equal(rigor_variance_components(y, 3, 4, 0.95, &v), 0);
+  assert_double_equal(v.mean, 6.5, 1e-12);
+  assert_double_equal(v.s1_sq, 12.7222, 5e-5);
+  assert_double_equal(v.s2_sq, 3.5625, 1e-12);
+  assert_double_equal(v.t2_sq, 0.3819, 5e-5);
+  assert_double_equal(v.half_width, 4.6887, 5e-5);
+  assert_int_equal(rigor_variance_components(y, 1, 12, 0.95, &v), RIGOR_EINVAL);
+}
+
+static void test_variance_suggestion(void **state) {
+  (void)state;
+  const double y[] = {9, 5, 8, 3, 10, 6, 7, 11, 1, 12, 2, 4};
+  rigor_variance_t v;
+  assert_int_equal(rigor_variance_components(y, 3, 4, 0.95, &v), 0);
+  uint32_t cycles, runs;
+  /* Equal costs: cycles = ceil(sqrt(12.7222 / 0.3819)) = ceil(5.77) = 6. */
+  assert_int_equal(rigor_variance_suggest(&v, 1, 1, 1.0, 1000, 1000, &cycles, &runs), 0);
+  assert_int_equal(cycles, 6);
+  /* Expected between-run variance 0.3819 + 12.7222 / 6 = 2.5023; 12 runs give
+   * t(0.975, 11) sqrt(2.5023 / 12) = 1.005 > 1, 13 runs give 0.956. */
+  assert_int_equal(runs, 13);
+}
+
+static void test_student_t(void **state) {
+  (void)state;
+  assert_double_equal(rigor_student_t_quantile(0.975, 2), 4.302653, 1e-6);
+  assert_double_equal(rigor_student_t_quantile(0.975, 30), 2.042272, 1e-6);
+  assert_double_equal(rigor_student_t_cdf(0, 5), 0.5, 1e-12);
+}
+
+static void test_summary_nearest_rank(void **state) {
+  (void)state;
+  double x[20];
+  for (int i = 0; i < 20; i++)
+    x[i] = 20 - i; /* 20 .. 1 */
+  rigor_summary_t s;
+  assert_int_equal(rigor_stats_summarize(x, 20, &s), 0);
+  assert_int_equal(s.n, 20);
+  assert_double_equal(s.median, 10.5, 1e-12);
+  assert_double_equal(s.p95, 19, 1e-12); /* ceil(0.95 * 20) = 19th smallest */
+  assert_double_equal(s.p99, 20, 1e-12);
+  assert_double_equal(s.min, 1, 1e-12);
+  assert_double_equal(s.max, 20, 1e-12);
+  assert_double_equal(s.mean, 10.5, 1e-12);
+  assert_double_equal(s.sd, sqrt(399.0 / 12), 1e-12); /* population: (n^2 - 1) / 12 */
+  assert_double_equal(s.cv, sqrt(399.0 / 12) / 10.5, 1e-12);
+  double ten[10] = {5, 1, 2, 3, 4, 6, 7, 8, 9, 10};
+  assert_int_equal(rigor_stats_summarize(ten, 10, &s), 0);
+  assert_double_equal(s.p95, 10, 1e-12); /* ceil(9.5) = 10th */
+  assert_double_equal(s.median, 5.5, 1e-12);
+  assert_int_equal(rigor_stats_summarize(NULL, 0, &s), 0);
+  assert_true(isnan(s.median));
+}
+
+static void test_first_cycle_penalty(void **state) {
+  (void)state;
+  const double t[] = {110, 100, 99, 101};
+  assert_double_equal(rigor_stats_first_cycle_penalty(t, 4), 0.10, 1e-12);
+  assert_true(isnan(rigor_stats_first_cycle_penalty(t, 1)));
+}
+
+static void test_holm(void **state) {
+  (void)state;
+  const double p[] = {0.01, 0.04, 0.03, NAN, 0.005};
+  double adj[5];
+  rigor_holm(p, 5, adj);
+  assert_double_equal(adj[4], 0.02, 1e-12); /* 4 x 0.005 */
+  assert_double_equal(adj[0], 0.03, 1e-12); /* 3 x 0.01 */
+  assert_double_equal(adj[2], 0.06, 1e-12); /* 2 x 0.03 */
+  assert_double_equal(adj[1], 0.06, 1e-12); /* max(1 x 0.04, 0.06): monotone */
+  assert_true(isnan(adj[3]));
+}
+
+static void test_bootstrap_deterministic(void **state) {
+  (void)state;
+  double lo1, hi1, lo2, hi2;
+  assert_int_equal(rigor_stats_bootstrap_median_ratio(A, 10, B, 10, 2000, 0.95, 42, &lo1, &hi1), 0);
+  assert_int_equal(rigor_stats_bootstrap_median_ratio(A, 10, B, 10, 2000, 0.95, 42, &lo2, &hi2), 0);
+  assert_double_equal(lo1, lo2, 0);
+  assert_double_equal(hi1, hi2, 0);
+  double ratio = 11.0 / 10.4;
+  assert_true(lo1 <= ratio && ratio <= hi1);
+  assert_true(lo1 > 1.0); /* b is clearly slower */
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_mann_whitney_normal_with_ties),
+      cmocka_unit_test(test_mann_whitney_exact),
+      cmocka_unit_test(test_mann_whitney_identical_samples),
+      cmocka_unit_test(test_hodges_lehmann),
+      cmocka_unit_test(test_kalibera_jones),
+      cmocka_unit_test(test_variance_suggestion),
+      cmocka_unit_test(test_student_t),
+      cmocka_unit_test(test_summary_nearest_rank),
+      cmocka_unit_test(test_first_cycle_penalty),
+      cmocka_unit_test(test_holm),
+      cmocka_unit_test(test_bootstrap_deterministic),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
