@@ -1,0 +1,80 @@
+/* Per-process state shared by the device-side files of the plugin. */
+#ifndef RIGOR_NCCL_STATE_H
+#define RIGOR_NCCL_STATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <cuda_runtime_api.h>
+#include <nccl.h>
+
+#include "rigor/plugin.h"
+
+#include "nccl_layout.h"
+#include "nccl_nvml.h"
+#include "nccl_params.h"
+#include "nccl_tables.h"
+
+typedef struct nccl_gpu {
+  int device;
+  int rank; /* rank in the communicator */
+  ncclComm_t comm;
+  cudaStream_t stream;
+  void *send; /* alloc_bytes each, from ncclMemAlloc */
+  void *recv;
+  cudaEvent_t *begin; /* per-iteration marks */
+  cudaEvent_t *end;
+  char pci_bus_id[32];
+} nccl_gpu_t;
+
+typedef struct nccl_state {
+  rigor_ctx_t *ctx;
+  const rigor_host_t *host;
+  rigor_work_t *work;
+  nccl_gpu_t *gpus;
+  int n_gpus;
+  int host_rank;
+  int host_nranks;
+  int nranks;           /* host_nranks x n_gpus */
+  uint64_t max_bytes;   /* the largest swept size: operations rotate through it */
+  uint64_t alloc_bytes; /* per buffer */
+  uint64_t op_index;    /* operations since the last prime; drives the offset rotation */
+  double poll_timeout;
+  bool aborted;
+  void *staging; /* pinned host buffers of alloc_bytes: inputs, and results read back */
+  void *results;
+  nccl_params_t staged; /* the point and rank whose inputs `staging` holds */
+  int staged_rank;      /* -1: nothing staged */
+  uint32_t n_events;
+  bool paired_marks; /* mark(i, END) seen since the last prime */
+  nccl_nvml_t *nvml;
+} nccl_state_t;
+
+/* Records "what: CUDA error text" through the host and returns `code`. */
+int nccl_fail_cuda(nccl_state_t *s, int code, cudaError_t err, const char *what);
+/* Records "what: NCCL error text (last error)" through the host and returns RIGOR_EPLUGIN. */
+int nccl_fail_nccl(nccl_state_t *s, ncclResult_t res, ncclComm_t comm, const char *what);
+
+/* nccl_device.c: choose devices, create streams, buffers, events and the communicators. */
+int nccl_device_setup(nccl_state_t *s, const nccl_params_t *base);
+void nccl_device_teardown(nccl_state_t *s);
+
+/* nccl_launch.c: enqueue `n` operations of `p` (one group when more than one). */
+int nccl_launch(nccl_state_t *s, const nccl_params_t *p, uint64_t n);
+/* The layout and type of a point for this communicator. */
+void nccl_point_layout(const nccl_state_t *s, const nccl_params_t *p, nccl_layout_t *layout);
+
+/* nccl_wait.c: poll every stream until done; on timeout or asynchronous error abort the
+ * communicators and fail. */
+int nccl_wait(nccl_state_t *s);
+
+/* nccl_marks.c */
+int nccl_marks_create(nccl_state_t *s, uint32_t count);
+void nccl_marks_destroy(nccl_state_t *s);
+int nccl_mark(rigor_ctx_t *ctx, void *state, uint32_t index, rigor_mark_kind_t kind);
+int nccl_mark_read(rigor_ctx_t *ctx, void *state, double *seconds, uint32_t iters);
+
+/* nccl_identity.c */
+int nccl_identity(rigor_ctx_t *ctx, void *state, rigor_kv_t *out, int cap);
+
+#endif
