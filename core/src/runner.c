@@ -45,7 +45,7 @@ static void iso_now(char out[32]) {
 
 typedef struct run_outcome {
   const char *status;
-  char reason[1200];
+  char reason[2600];
   int signal;
   int exit_code;
   json_t *end; /* the child's end message, or NULL */
