@@ -1,0 +1,203 @@
+/* The real stream plugin, driven through the test host: honest runs validate, work comes from
+ * the executed loop bounds, and bad settings are refused with a clear message. */
+#include <dlfcn.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "stream_driver.h"
+
+#define STREAM_SO RIGOR_PLUGIN_DIR "/stream.so"
+#define N         "elements=100003"
+
+static const stream_timing_t quick = {.warmup = 1, .cycles = 3, .iters = 2, .agg = 2};
+
+static void assert_valid_after(const stream_outcome_t *o, stream_timing_t t) {
+  if (o->init_rc != 0) fail_msg("init failed (%d): %s", o->init_rc, o->error);
+  if (o->validate_rc != 0)
+    fail_msg("point %d failed validation: %s", o->failed_point, o->failure.detail);
+  assert_int_equal(o->validations, t.cycles * o->n_points);
+}
+
+static void assert_valid(const stream_outcome_t *o) {
+  assert_valid_after(o, quick);
+}
+
+static void test_descriptor_declares_the_schema(void **state) {
+  (void)state;
+  void *handle;
+  const rigor_plugin_t *d = test_plugin_open(STREAM_SO, "stream", &handle);
+  assert_int_equal(d->abi_major, RIGOR_ABI_MAJOR);
+  assert_int_equal(d->size, sizeof(rigor_plugin_t));
+  const char *names[] = {"kernels", "elements", "dtype", "threads", "nt_stores", "offset"};
+  assert_int_equal(d->n_params, 6);
+  for (int i = 0; i < 6; i++)
+    assert_string_equal(d->params[i].name, names[i]);
+  const rigor_param_t *k = &d->params[0];
+  assert_int_equal(k->type, RIGOR_PARAM_ENUM);
+  const char *choices[] = {"copy", "scale", "add", "triad", "dot", "nstream"};
+  for (int i = 0; i < 6; i++)
+    assert_string_equal(k->choices[i], choices[i]);
+  assert_null(k->choices[6]);
+  assert_string_equal(k->aliases[0], "classic");
+  assert_string_equal(k->aliases[1], "copy,scale,add,triad");
+  assert_string_equal(k->aliases[2], "all");
+  assert_string_equal(k->aliases[3], "copy,scale,add,triad,dot,nstream");
+  assert_null(k->aliases[4]);
+  assert_non_null(d->validate);
+  dlclose(handle);
+}
+
+static void test_classic_validates_and_counts_stream_bytes(void **state) {
+  (void)state;
+  stream_outcome_t o;
+  stream_drive(STREAM_SO, "stream", "copy,scale,add,triad", (const char *[]){N, NULL}, quick, &o);
+  assert_valid(&o);
+  const uint64_t n = 100003, e = sizeof(double);
+  assert_int_equal(o.bytes[0], 2 * e * n);
+  assert_int_equal(o.bytes[1], 2 * e * n);
+  assert_int_equal(o.bytes[2], 3 * e * n);
+  assert_int_equal(o.bytes[3], 3 * e * n);
+  assert_true(o.flops[0] == 0.0);
+  assert_true(o.flops[3] == 2.0 * (double)n);
+  assert_string_equal(stream_identity_get(&o, "stream.variant"), "standard");
+  assert_string_equal(stream_identity_get(&o, "stream.elements"), "100003");
+}
+
+static void test_all_kernels_in_float_stay_bounded_for_many_cycles(void **state) {
+  (void)state;
+  stream_outcome_t o;
+  const stream_timing_t many = {.warmup = 2, .cycles = 200, .iters = 1, .agg = 1};
+  stream_drive(STREAM_SO, "stream", "copy,scale,add,triad,dot,nstream",
+               (const char *[]){"elements=4099", "dtype=float", NULL}, many, &o);
+  assert_int_equal(o.init_rc, 0);
+  if (o.validate_rc != 0) fail_msg("%s", o.failure.detail);
+  assert_int_equal(o.validations, 200 * 6);
+  const uint64_t e = sizeof(float);
+  const uint64_t expected[] = {2 * e * 4099, 2 * e * 4099, 3 * e * 4099,
+                               3 * e * 4099, 2 * e * 4099, 4 * e * 4099};
+  for (int p = 0; p < 6; p++)
+    assert_int_equal(o.bytes[p], expected[p]);
+  /* The sweep doubles its values every cycle: float would overflow after about 130 cycles. */
+  assert_true(strtoull(stream_identity_get(&o, "stream.rescales"), NULL, 10) >= 5);
+}
+
+static void test_classic_float_does_not_decay_to_subnormals(void **state) {
+  (void)state;
+  stream_outcome_t o;
+  const stream_timing_t many = {.warmup = 0, .cycles = 2500, .iters = 1, .agg = 1};
+  stream_drive(STREAM_SO, "stream", "copy,scale,add,triad",
+               (const char *[]){"elements=1031", "dtype=float", NULL}, many, &o);
+  assert_valid_after(&o, many);
+  /* Each cycle multiplies by 0.96: 0.96^2500 is below the smallest normal float. */
+  assert_true(strtoull(stream_identity_get(&o, "stream.rescales"), NULL, 10) >= 2);
+}
+
+static void test_single_kernel_contracts_validate(void **state) {
+  (void)state;
+  const char *singles[] = {"copy", "scale", "add", "triad", "dot", "nstream"};
+  for (int i = 0; i < 6; i++) {
+    stream_outcome_t o;
+    stream_drive(STREAM_SO, "stream", singles[i], (const char *[]){N, NULL}, quick, &o);
+    assert_valid(&o);
+    assert_int_equal(o.n_points, 1);
+  }
+}
+
+static void test_threads_and_offset_validate(void **state) {
+  (void)state;
+  stream_outcome_t o;
+  stream_drive(STREAM_SO, "stream", "copy,scale,add,triad",
+               (const char *[]){N, "threads=1", "offset=3", NULL}, quick, &o);
+  assert_valid(&o);
+  assert_string_equal(stream_identity_get(&o, "stream.threads"), "1");
+  stream_drive(STREAM_SO, "stream", "triad,nstream,dot",
+               (const char *[]){N, "threads=2", "dtype=float", NULL}, quick, &o);
+  assert_valid(&o);
+  assert_string_equal(stream_identity_get(&o, "stream.threads"), "2");
+}
+
+static void test_nt_stores_validate_or_are_refused(void **state) {
+  (void)state;
+  const char *offsets[] = {"offset=0", "offset=5"};
+  const char *dtypes[] = {"dtype=double", "dtype=float"};
+  for (int i = 0; i < 2; i++)
+    for (int t = 0; t < 2; t++) {
+      stream_outcome_t o;
+      stream_drive(STREAM_SO, "stream", "copy,scale,add,triad,dot,nstream",
+                   (const char *[]){N, "nt_stores=true", offsets[i], dtypes[t], NULL}, quick, &o);
+#if defined(__x86_64__)
+      assert_valid(&o);
+      assert_string_equal(stream_identity_get(&o, "stream.variant"), "tuned");
+      assert_int_equal(o.bytes[0], 2 * (t ? 4 : 8) * 100003);
+#else
+      assert_int_equal(o.init_rc, RIGOR_ENOTSUP);
+      assert_non_null(strstr(o.error, "nt_stores"));
+#endif
+    }
+}
+
+static void test_default_length_follows_streams_rule(void **state) {
+  (void)state;
+  stream_outcome_t o;
+  const stream_timing_t once = {.warmup = 0, .cycles = 1, .iters = 1, .agg = 1};
+  stream_drive(STREAM_SO, "stream", "copy", NULL, once, &o);
+  assert_valid_after(&o, once);
+  const uint64_t elements = strtoull(stream_identity_get(&o, "stream.elements"), NULL, 10);
+  const uint64_t llc = strtoull(stream_identity_get(&o, "stream.llc_bytes"), NULL, 10);
+  if (llc > 0)
+    assert_true(elements * sizeof(double) >= 4 * llc);
+  else
+    assert_int_equal(elements, 10000000);
+  assert_int_equal(o.bytes[0], 2 * sizeof(double) * elements);
+}
+
+static void test_array_shaping_params_cannot_vary_in_the_sweep(void **state) {
+  (void)state;
+  void *handle;
+  const rigor_plugin_t *d = test_plugin_open(STREAM_SO, "stream", &handle);
+  void *a = stream_params_new(d, (const char *[]){N, NULL});
+  void *b = stream_params_new(d, (const char *[]){"elements=5000", "kernels=add", NULL});
+  const void *points[] = {a, b};
+  const rigor_points_t sweep = {.count = 2, .points = points};
+  test_host_t th;
+  test_host_init(&th);
+  rigor_work_t work;
+  void *st = NULL;
+  assert_int_equal(d->init((rigor_ctx_t *)&th, &th.host, a, &sweep, &st, &work), RIGOR_EINVAL);
+  assert_null(st);
+  assert_non_null(strstr(th.first_error, "param 'elements' varies within the sweep"));
+  free(a);
+  free(b);
+  dlclose(handle);
+}
+
+static void test_impossible_allocation_is_refused(void **state) {
+  (void)state;
+  stream_outcome_t o;
+  stream_drive(STREAM_SO, "stream", "copy", (const char *[]){"elements=1099511627776", NULL}, quick,
+               &o);
+  assert_int_equal(o.init_rc, RIGOR_ENOMEM);
+  assert_non_null(strstr(o.error, "cannot allocate array a[]"));
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_descriptor_declares_the_schema),
+      cmocka_unit_test(test_classic_validates_and_counts_stream_bytes),
+      cmocka_unit_test(test_all_kernels_in_float_stay_bounded_for_many_cycles),
+      cmocka_unit_test(test_classic_float_does_not_decay_to_subnormals),
+      cmocka_unit_test(test_single_kernel_contracts_validate),
+      cmocka_unit_test(test_threads_and_offset_validate),
+      cmocka_unit_test(test_nt_stores_validate_or_are_refused),
+      cmocka_unit_test(test_default_length_follows_streams_rule),
+      cmocka_unit_test(test_array_shaping_params_cannot_vary_in_the_sweep),
+      cmocka_unit_test(test_impossible_allocation_is_refused),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
