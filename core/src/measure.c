@@ -253,10 +253,10 @@ static json_t *iterations_json(rigor_measure_t *m, const window_t *w) {
   return o;
 }
 
-static const char *window_status(const rigor_measure_t *m, const window_t *w, double time_s) {
-  if (!isfinite(time_s) || time_s < 0)
+const char *rigor_window_status(double elapsed_s, double resolution_s, double time_s) {
+  if (isnan(time_s) || time_s < 0)
     return "invalid";
-  if (w->elapsed_s <= 0 || w->elapsed_s < 20.0 * m->clock.resolution_s)
+  if (!(elapsed_s > 0) || elapsed_s < 20.0 * resolution_s || !isfinite(time_s))
     return "too_short";
   return "ok";
 }
@@ -299,7 +299,7 @@ static int measure_point(rigor_measure_t *m, uint32_t cycle, uint32_t pt, double
   }
   json_t *metrics = metrics_json(m, pt);
 
-  const char *status = failed ? "wrong" : window_status(m, &w, time_s);
+  const char *status = failed ? "wrong" : rigor_window_status(w.elapsed_s, m->clock.resolution_s, time_s);
   json_t *s = json_object();
   json_object_set_new(s, "type", json_string("sample"));
   json_object_set_new(s, "cycle", json_integer(cycle));

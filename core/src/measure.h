@@ -39,6 +39,10 @@ typedef struct rigor_measure {
  * the first error (the plugin's, or RIGOR_ECANCELED when stopped). */
 int rigor_measure_run(rigor_measure_t *m);
 
+/* "ok", "too_short" (a window under 20 clock resolutions, or of zero length: never an infinite
+ * rate) or "invalid" (a NaN or negative time). */
+const char *rigor_window_status(double elapsed_s, double resolution_s, double time_s);
+
 /* Per-operation time aggregated across ranks as `timing.aggregate` names. */
 double rigor_aggregate_pick(rigor_aggregate_t how, double rank0, double avg, double min,
                             double max);

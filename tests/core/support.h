@@ -1,0 +1,37 @@
+/* Helpers for tests that drive the real rigor binary. */
+#ifndef RIGOR_TEST_SUPPORT_H
+#define RIGOR_TEST_SUPPORT_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+typedef struct cmd_result {
+  int exit_code; /* -1 when killed by a signal */
+  int signal;
+  char *out;
+  char *err;
+} cmd_result_t;
+
+/* A fresh temporary folder for one test; removed by tmpdir_remove. */
+char *tmpdir_make(void);
+void tmpdir_remove(char *dir);
+void write_file(const char *path, const char *text);
+char *read_file(const char *path);
+char *path_join(const char *dir, const char *name);
+
+/* Runs `rigor ARGS...` (NULL-terminated) in `cwd`, capturing stdout and stderr. */
+cmd_result_t rigor_exec(const char *cwd, const char *const *args);
+void cmd_result_free(cmd_result_t *r);
+/* Starts `rigor ARGS...` in the background; returns its pid. */
+pid_t rigor_start(const char *cwd, const char *const *args);
+
+/* Every complete line of a results file, parsed (a cut last line is skipped). */
+json_t *results_read(const char *path);
+/* Records of `type`, optionally only those whose member `key` equals `value`. */
+size_t results_count(const json_t *records, const char *type, const char *key, const char *value);
+json_t *results_find_run(const json_t *records, int run);
+/* Number of live processes whose command line contains `needle`. */
+int processes_matching(const char *needle);
+
+#endif

@@ -1,0 +1,467 @@
+/* rigor run end to end: real processes, real plugins, real results files. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "support.h"
+
+static char *dir;
+
+static int setup(void **st) {
+  (void)st;
+  dir = tmpdir_make();
+  return 0;
+}
+
+static int teardown(void **st) {
+  (void)st;
+  tmpdir_remove(dir);
+  return 0;
+}
+
+static char *config(const char *name, const char *yaml) {
+  char *path = path_join(dir, name);
+  write_file(path, yaml);
+  return path;
+}
+
+static cmd_result_t run(const char *cfg, const char *extra1, const char *extra2) {
+  const char *args[] = {"run", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--no-report",
+                        extra1, extra2, NULL};
+  return rigor_exec(dir, args);
+}
+
+static const char *run_status(const json_t *records, int k) {
+  return json_string_value(json_object_get(results_find_run(records, k), "status"));
+}
+
+static void test_null_run_records(void **st) {
+  (void)st;
+  char *cfg = config("basic.yaml", "schema: 1\n"
+                                   "name: basic\n"
+                                   "plugin: null\n"
+                                   "params: {bytes: 1KiB}\n"
+                                   "sweep: {spin_ns: [0, 2000]}\n"
+                                   "timing: {warmup: 1, cycles: 3, iters: 10, agg: 2}\n"
+                                   "order: {design: sequential, replicates: 2}\n"
+                                   "output: basic.jsonl\n");
+  cmd_result_t r = run(cfg, NULL, NULL);
+  assert_int_equal(r.exit_code, 0);
+  char *out = path_join(dir, "basic.jsonl");
+  json_t *recs = results_read(out);
+  assert_int_equal(results_count(recs, "experiment", NULL, NULL), 1);
+  assert_int_equal(results_count(recs, "run", "status", "ok"), 2);
+  assert_int_equal(results_count(recs, "sample", NULL, NULL), 2 * 3 * 2);
+  size_t i;
+  json_t *rec;
+  json_array_foreach(recs, i, rec) {
+    const char *type = json_string_value(json_object_get(rec, "type"));
+    assert_string_equal(json_string_value(json_object_get(rec, "schema")), "rigor.result/1");
+    if (strcmp(type, "sample") != 0)
+      continue;
+    assert_int_equal(json_integer_value(json_object_get(rec, "iters")), 10);
+    assert_int_equal(json_integer_value(json_object_get(rec, "agg")), 2);
+    assert_int_equal(json_integer_value(json_object_get(rec, "bytes")), 1024);
+    assert_string_equal(json_string_value(json_object_get(rec, "window")), "wall");
+    double t = json_number_value(json_object_get(rec, "time_s"));
+    assert_true(t > 0);
+    if (json_integer_value(json_object_get(rec, "point")) == 1) {
+      /* 2 µs of spinning per operation is inside the window, normalised per operation. */
+      assert_true(t >= 2e-6 && t < 1e-3);
+      assert_string_equal(json_string_value(json_object_get(rec, "status")), "ok");
+      double rate = json_number_value(json_object_get(json_object_get(rec, "rates"), "bytes_per_s"));
+      assert_true(rate > 0 && rate <= 1024 / 2e-6);
+    }
+  }
+  json_t *exp = json_array_get(recs, 0);
+  assert_non_null(json_object_get(json_object_get(exp, "clock"), "resolution_s"));
+  assert_int_equal(json_array_size(json_object_get(json_object_get(exp, "schedule"), "blocks")), 2);
+  assert_int_equal(strlen(json_string_value(json_object_get(exp, "hash"))), 64);
+  json_decref(recs);
+  free(out);
+  free(cfg);
+  cmd_result_free(&r);
+}
+
+static void test_faults_recorded_and_others_continue(void **st) {
+  (void)st;
+  char *cfg = config("faults.yaml",
+                     "schema: 1\n"
+                     "name: faults\n"
+                     "plugin: fault\n"
+                     "matrix: {mode: [none, crash, abort, exit, init_error, none]}\n"
+                     "timing: {warmup: 0, cycles: 2, iters: 3, timeout: 20s}\n"
+                     "output: faults.jsonl\n");
+  cmd_result_t r = run(cfg, NULL, NULL);
+  assert_int_equal(r.exit_code, 1);
+  char *out = path_join(dir, "faults.jsonl");
+  json_t *recs = results_read(out);
+  assert_string_equal(run_status(recs, 0), "ok");
+  assert_string_equal(run_status(recs, 1), "crashed");
+  json_t *crash = results_find_run(recs, 1);
+  assert_int_equal(json_integer_value(json_object_get(crash, "signal")), SIGSEGV);
+  assert_non_null(strstr(json_string_value(json_object_get(crash, "reason")),
+                         "about to dereference NULL"));
+  assert_string_equal(run_status(recs, 2), "crashed");
+  assert_int_equal(json_integer_value(json_object_get(results_find_run(recs, 2), "signal")),
+                   SIGABRT);
+  assert_string_equal(run_status(recs, 3), "failed");
+  assert_int_equal(json_integer_value(json_object_get(results_find_run(recs, 3), "exit_code")), 7);
+  assert_string_equal(run_status(recs, 4), "failed");
+  assert_non_null(strstr(json_string_value(json_object_get(results_find_run(recs, 4), "reason")),
+                         "init failed on purpose"));
+  assert_string_equal(run_status(recs, 5), "ok");
+  assert_non_null(strstr(r.err, "crashed"));
+  json_decref(recs);
+  free(out);
+  free(cfg);
+  cmd_result_free(&r);
+}
+
+static void test_timeout_kills_the_run(void **st) {
+  (void)st;
+  char *cfg = config("hang.yaml", "schema: 1\n"
+                                  "name: hang\n"
+                                  "plugin: fault\n"
+                                  "matrix: {mode: [hang, hang_hard, none]}\n"
+                                  "timing: {warmup: 0, cycles: 1, iters: 1, timeout: 1s}\n"
+                                  "output: hang.jsonl\n");
+  cmd_result_t r = run(cfg, NULL, NULL);
+  assert_int_equal(r.exit_code, 1);
+  char *out = path_join(dir, "hang.jsonl");
+  json_t *recs = results_read(out);
+  assert_string_equal(run_status(recs, 0), "timeout");
+  assert_string_equal(run_status(recs, 1), "timeout");
+  assert_non_null(strstr(json_string_value(json_object_get(results_find_run(recs, 1), "reason")),
+                         "timing.timeout"));
+  assert_string_equal(run_status(recs, 2), "ok");
+  assert_int_equal(processes_matching(cfg), 0);
+  json_decref(recs);
+  free(out);
+  free(cfg);
+  cmd_result_free(&r);
+}
+
+static void test_exit_codes_skip_and_check(void **st) {
+  (void)st;
+  char *skip = config("skip.yaml", "schema: 1\nname: skip\nplugin: fault\n"
+                                   "params: {mode: unavailable}\n"
+                                   "timing: {cycles: 1}\noutput: skip.jsonl\n");
+  cmd_result_t r = run(skip, NULL, NULL);
+  assert_int_equal(r.exit_code, 5);
+  char *out = path_join(dir, "skip.jsonl");
+  json_t *recs = results_read(out);
+  assert_string_equal(run_status(recs, 0), "skipped");
+  assert_non_null(strstr(json_string_value(json_object_get(results_find_run(recs, 0), "reason")),
+                         "no such device here"));
+  json_decref(recs);
+  free(out);
+  cmd_result_free(&r);
+
+  char *check = config("check.yaml", "schema: 1\nname: check\nplugin: fault\n"
+                                     "params: {mode: fail_validate}\n"
+                                     "timing: {cycles: 2, iters: 2}\noutput: check.jsonl\n");
+  r = run(check, NULL, NULL);
+  assert_int_equal(r.exit_code, 3);
+  out = path_join(dir, "check.jsonl");
+  recs = results_read(out);
+  assert_string_equal(run_status(recs, 0), "invalid");
+  assert_int_equal(results_count(recs, "sample", "status", "wrong"), 2);
+  json_decref(recs);
+  free(out);
+  cmd_result_free(&r);
+  free(skip);
+  free(check);
+}
+
+static void test_never_overwrites_without_force(void **st) {
+  (void)st;
+  char *cfg = config("keep.yaml", "schema: 1\nname: keep\nplugin: null\n"
+                                  "timing: {cycles: 1}\noutput: keep.jsonl\n");
+  char *out = path_join(dir, "keep.jsonl");
+  write_file(out, "precious\n");
+  cmd_result_t r = run(cfg, NULL, NULL);
+  assert_int_equal(r.exit_code, 2);
+  assert_non_null(strstr(r.err, "already exists"));
+  char *text = read_file(out);
+  assert_string_equal(text, "precious\n");
+  free(text);
+  cmd_result_free(&r);
+  r = run(cfg, "--force", NULL);
+  assert_int_equal(r.exit_code, 0);
+  json_t *recs = results_read(out);
+  assert_int_equal(results_count(recs, "run", "status", "ok"), 1);
+  json_decref(recs);
+  cmd_result_free(&r);
+  /* A symlink in place of the results file is never followed. */
+  char *link = path_join(dir, "link.jsonl");
+  char *target = path_join(dir, "target.txt");
+  write_file(target, "do not touch\n");
+  assert_int_equal(symlink(target, link), 0);
+  const char *args[] = {"run", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--no-report", "-o",
+                        link, "--force", NULL};
+  r = rigor_exec(dir, args);
+  assert_int_not_equal(r.exit_code, 0);
+  text = read_file(target);
+  assert_string_equal(text, "do not touch\n");
+  free(text);
+  cmd_result_free(&r);
+  free(link);
+  free(target);
+  free(out);
+  free(cfg);
+}
+
+/* Run indices with a complete (ok) run record, each counted. */
+static void ok_runs(const json_t *recs, int *counts, int n) {
+  memset(counts, 0, (size_t)n * sizeof *counts);
+  size_t i;
+  json_t *rec;
+  json_array_foreach(recs, i, rec) {
+    const char *t = json_string_value(json_object_get(rec, "type"));
+    const char *s = json_string_value(json_object_get(rec, "status"));
+    json_int_t k = json_integer_value(json_object_get(rec, "run"));
+    if (t && !strcmp(t, "run") && s && !strcmp(s, "ok") && k >= 0 && k < n)
+      counts[k]++;
+  }
+}
+
+static void test_resume_after_sigkill(void **st) {
+  (void)st;
+  char *cfg = config("slow.yaml", "schema: 1\nname: slow\nplugin: fault\n"
+                                  "params: {mode: slow, sleep_us: 20000}\n"
+                                  "timing: {warmup: 0, cycles: 2, iters: 2}\n"
+                                  "order: {design: sequential, replicates: 8}\n"
+                                  "output: slow.jsonl\n");
+  char *out = path_join(dir, "slow.jsonl");
+  const char *args[] = {"run", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--quiet", NULL};
+  pid_t pid = rigor_start(dir, args);
+  /* Kill it once some runs are in, mid-run. */
+  for (int waited = 0; waited < 400; waited++) {
+    json_t *recs = results_read(out);
+    size_t runs = results_count(recs, "run", NULL, NULL);
+    json_decref(recs);
+    if (runs >= 3)
+      break;
+    usleep(10000);
+  }
+  usleep(30000);
+  kill(pid, SIGKILL);
+  waitpid(pid, NULL, 0);
+  usleep(100000); /* the run's process dies with its parent */
+  assert_int_equal(processes_matching(cfg), 0);
+  json_t *recs = results_read(out);
+  size_t before = results_count(recs, "run", NULL, NULL);
+  assert_true(before >= 3 && before < 8);
+  json_decref(recs);
+
+  cmd_result_t r = run(cfg, "--resume", NULL);
+  assert_int_equal(r.exit_code, 0);
+  recs = results_read(out);
+  int counts[8];
+  ok_runs(recs, counts, 8);
+  for (int k = 0; k < 8; k++)
+    assert_int_equal(counts[k], 1);
+  assert_int_equal(results_count(recs, "experiment", NULL, NULL), 1);
+  json_decref(recs);
+  cmd_result_free(&r);
+
+  /* A changed config is refused, naming what changed. */
+  char *changed = config("slow.yaml", "schema: 1\nname: slow\nplugin: fault\n"
+                                      "params: {mode: slow, sleep_us: 30000}\n"
+                                      "timing: {warmup: 0, cycles: 2, iters: 2}\n"
+                                      "order: {design: sequential, replicates: 8}\n"
+                                      "output: slow.jsonl\n");
+  r = run(changed, "--resume", NULL);
+  assert_int_equal(r.exit_code, 2);
+  assert_non_null(strstr(r.err, "cannot resume"));
+  assert_non_null(strstr(r.err, "params"));
+  cmd_result_free(&r);
+  free(changed);
+  free(out);
+  free(cfg);
+}
+
+static void test_sigterm_stops_cleanly(void **st) {
+  (void)st;
+  char *cfg = config("term.yaml", "schema: 1\nname: term\nplugin: fault\n"
+                                  "params: {mode: slow, sleep_us: 50000}\n"
+                                  "timing: {warmup: 0, cycles: 4, iters: 2}\n"
+                                  "order: {design: sequential, replicates: 6}\n"
+                                  "output: term.jsonl\n");
+  char *out = path_join(dir, "term.jsonl");
+  const char *args[] = {"run", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--quiet", NULL};
+  pid_t pid = rigor_start(dir, args);
+  for (int waited = 0; waited < 400; waited++) {
+    json_t *recs = results_read(out);
+    size_t runs = results_count(recs, "run", NULL, NULL);
+    json_decref(recs);
+    if (runs >= 1)
+      break;
+    usleep(10000);
+  }
+  kill(pid, SIGTERM);
+  int status;
+  waitpid(pid, &status, 0);
+  assert_true(WIFEXITED(status));
+  assert_int_equal(WEXITSTATUS(status), 128 + SIGTERM);
+  assert_int_equal(processes_matching(cfg), 0);
+  json_t *recs = results_read(out);
+  assert_int_equal(results_count(recs, "run", "status", "interrupted"), 1);
+  json_decref(recs);
+  free(out);
+  free(cfg);
+}
+
+static void test_per_iteration_and_blocking(void **st) {
+  (void)st;
+  char *cfg = config("iter.yaml", "schema: 1\nname: iter\nplugin: null\n"
+                                  "params: {spin_ns: 1000}\n"
+                                  "matrix: {timing.blocking: [batch, each, each_barrier, "
+                                  "each_excluded]}\n"
+                                  "timing: {cycles: 2, iters: 16, per_iteration: true}\n"
+                                  "output: iter.jsonl\n");
+  cmd_result_t r = run(cfg, NULL, NULL);
+  assert_int_equal(r.exit_code, 0);
+  char *out = path_join(dir, "iter.jsonl");
+  json_t *recs = results_read(out);
+  assert_int_equal(results_count(recs, "run", "status", "ok"), 4);
+  size_t i;
+  json_t *rec;
+  json_array_foreach(recs, i, rec) {
+    if (strcmp(json_string_value(json_object_get(rec, "type")), "sample"))
+      continue;
+    json_t *it = json_object_get(rec, "iterations");
+    assert_int_equal(json_integer_value(json_object_get(it, "n")), 16);
+    assert_int_equal(json_array_size(json_object_get(it, "raw")), 16);
+    assert_string_equal(json_string_value(json_object_get(it, "source")), "host");
+    assert_true(json_number_value(json_object_get(it, "min")) >= 1e-6);
+  }
+  json_decref(recs);
+  free(out);
+  free(cfg);
+  cmd_result_free(&r);
+}
+
+static void test_flood_does_not_break_records(void **st) {
+  (void)st;
+  char *cfg = config("flood.yaml", "schema: 1\nname: flood\nplugin: fault\n"
+                                   "params: {mode: flood, flood_bytes: 2MiB}\n"
+                                   "timing: {warmup: 0, cycles: 2, iters: 1}\n"
+                                   "output: flood.jsonl\n");
+  cmd_result_t r = run(cfg, NULL, NULL);
+  assert_int_equal(r.exit_code, 0);
+  char *out = path_join(dir, "flood.jsonl");
+  json_t *recs = results_read(out);
+  assert_int_equal(results_count(recs, "run", "status", "ok"), 1);
+  assert_int_equal(results_count(recs, "sample", NULL, NULL), 2);
+  json_decref(recs);
+  free(out);
+  free(cfg);
+  cmd_result_free(&r);
+}
+
+static void test_file_size_limit_keeps_file_valid(void **st) {
+  (void)st;
+  char *cfg = config("full.yaml", "schema: 1\nname: full\nplugin: null\n"
+                                  "timing: {cycles: 50, iters: 4, per_iteration: true}\n"
+                                  "order: {design: sequential, replicates: 20}\n"
+                                  "output: full.jsonl\n");
+  char *out = path_join(dir, "full.jsonl");
+  pid_t pid = fork();
+  if (pid == 0) {
+    struct rlimit lim = {40000, 40000};
+    setrlimit(RLIMIT_FSIZE, &lim);
+    int devnull = open("/dev/null", O_WRONLY);
+    dup2(devnull, STDOUT_FILENO);
+    execl(RIGOR_EXE, RIGOR_EXE, "run", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--quiet",
+          (char *)NULL);
+    _exit(127);
+  }
+  int status;
+  waitpid(pid, &status, 0);
+  assert_true(WIFEXITED(status));
+  assert_int_equal(WEXITSTATUS(status), 1);
+  /* Every line that is there parses: the partial record was cut back. */
+  char *text = read_file(out);
+  assert_non_null(text);
+  assert_true(strlen(text) > 0 && strlen(text) <= 40000);
+  assert_int_equal(text[strlen(text) - 1], '\n');
+  char *save = NULL;
+  for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+    json_error_t e;
+    json_t *j = json_loads(line, 0, &e);
+    assert_non_null(j);
+    json_decref(j);
+  }
+  free(text);
+  free(out);
+  free(cfg);
+}
+
+static void test_mpi_launcher_aggregates_ranks(void **st) {
+  (void)st;
+  if (access("/usr/bin/mpirun", X_OK) != 0) {
+    skip();
+  }
+  char *cfg = config("mpi.yaml", "schema: 1\nname: mpi\nplugin: null\n"
+                                 "params: {spin_ns: 5000}\n"
+                                 "launcher: [mpirun, --allow-run-as-root, --oversubscribe, "
+                                 "-np, \"{ranks}\"]\n"
+                                 "ranks: 2\n"
+                                 "timing: {cycles: 2, iters: 4, aggregate: max, timeout: 120s}\n"
+                                 "output: mpi.jsonl\n");
+  cmd_result_t r = run(cfg, NULL, NULL);
+  if (r.exit_code != 0)
+    fprintf(stderr, "%s\n%s\n", r.out, r.err);
+  assert_int_equal(r.exit_code, 0);
+  char *out = path_join(dir, "mpi.jsonl");
+  json_t *recs = results_read(out);
+  assert_int_equal(results_count(recs, "run", "status", "ok"), 1);
+  assert_int_equal(results_count(recs, "sample", NULL, NULL), 2);
+  size_t i;
+  json_t *rec;
+  json_array_foreach(recs, i, rec) {
+    if (strcmp(json_string_value(json_object_get(rec, "type")), "sample"))
+      continue;
+    json_t *ranks = json_object_get(rec, "ranks");
+    assert_int_equal(json_integer_value(json_object_get(ranks, "n")), 2);
+    double mn = json_number_value(json_object_get(ranks, "min"));
+    double mx = json_number_value(json_object_get(ranks, "max"));
+    double avg = json_number_value(json_object_get(ranks, "avg"));
+    assert_true(mn >= 5e-6 && mn <= avg && avg <= mx);
+    assert_true(json_number_value(json_object_get(rec, "time_s")) == mx);
+  }
+  json_decref(recs);
+  free(out);
+  free(cfg);
+  cmd_result_free(&r);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup_teardown(test_null_run_records, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_faults_recorded_and_others_continue, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_timeout_kills_the_run, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_exit_codes_skip_and_check, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_never_overwrites_without_force, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_resume_after_sigkill, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_sigterm_stops_cleanly, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_per_iteration_and_blocking, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_flood_does_not_break_records, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_file_size_limit_keeps_file_valid, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_mpi_launcher_aggregates_ranks, setup, teardown),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
