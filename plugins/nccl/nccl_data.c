@@ -63,8 +63,10 @@ static double float_input(const nccl_case_t *c, int rank, size_t index) {
 
 static uint64_t int_input(const nccl_case_t *c, int rank, size_t index) {
   uint64_t h = mix(rank, index);
-  if (c->op == NCCL_OP_AVG) /* non-negative and overflow-free: the division is unambiguous */
-    return h % (exact_sum_bound(c) + 1);
+  if (c->op == NCCL_OP_AVG) { /* non-negative and overflow-free: the division is unambiguous */
+    uint64_t bound = exact_sum_bound(c);
+    return bound == UINT64_MAX ? h : h % (bound + 1);
+  }
   if (c->op == NCCL_OP_PROD) /* odd factors keep wrapped products from collapsing to zero */
     return h | 1;
   return h;
