@@ -58,6 +58,8 @@ static double float_input(const nccl_case_t *c, int rank, size_t index) {
   if (m == 0) /* more ranks than exact integers: one rank contributes 1 per element */
     return index % (size_t)c->nranks == (size_t)rank ? 1.0 : 0.0;
   if (m > 1000) m = 1000;
+  /* avg: non-negative, so NCCL's pre-multiplied sum has no cancellation to magnify rounding */
+  if (c->op == NCCL_OP_AVG) return (double)(h % (m + 1));
   return (double)(int64_t)(h % (2 * m + 1)) - (double)m;
 }
 
