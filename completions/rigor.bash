@@ -71,7 +71,8 @@ _rigor() {
     run)
       if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "-o --resume --force --only --dry-run --plugin-path
-          --allow-commands --help" -- "$cur"))
+          --allow-commands --allow-unsafe-plugin-path --allow-external-extends --quiet
+          --no-report --help" -- "$cur"))
       else
         _filedir '@(yaml|yml)'
       fi

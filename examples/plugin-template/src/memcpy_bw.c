@@ -27,9 +27,6 @@ typedef struct memcpy_bw_state {
   rigor_work_t *work;
   unsigned char *src;
   unsigned char *dst_base;
-  unsigned char *dst; /* dst_base + offset of the current point */
-  size_t len;         /* bytes one operation copies: the executed bound */
-  int32_t method;
   uint64_t ops; /* operations run() executed since the last prime() */
   double prime_s;
 } memcpy_bw_state_t;
@@ -65,6 +62,16 @@ static const rigor_metric_t memcpy_bw_metrics[] = {
      .better = RIGOR_LOWER_IS_BETTER,
      .help = "time prime() took to first-touch and poison the buffers (outside the window)"},
 };
+
+/* The executed bound: the bytes one operation copies. run() copies exactly this many and work is
+ * derived from it, so the rate can never describe a different loop than the one that ran. */
+static size_t memcpy_bw_len(const memcpy_bw_params_t *p) {
+  return (size_t)p->bytes;
+}
+
+static unsigned char *memcpy_bw_dst(const memcpy_bw_state_t *s, const memcpy_bw_params_t *p) {
+  return s->dst_base + p->offset;
+}
 
 static void memcpy_bw_free(memcpy_bw_state_t *s) {
   free(s->src);
@@ -111,31 +118,33 @@ static int memcpy_bw_prime(rigor_ctx_t *ctx, void *state, const void *point) {
   const memcpy_bw_params_t *p = point;
   uint64_t t0 = s->host->now_ns(ctx);
 
-  s->len = (size_t)p->bytes;
-  s->dst = s->dst_base + p->offset;
-  s->method = p->method;
-  s->ops = 0;
-  for (size_t i = 0; i < s->len; i++)
+  size_t len = memcpy_bw_len(p);
+  for (size_t i = 0; i < len; i++)
     s->src[i] = (unsigned char)(i * 131u + 7u);
-  memset(s->dst, MEMCPY_BW_POISON, s->len + MEMCPY_BW_GUARD);
+  memset(memcpy_bw_dst(s, p), MEMCPY_BW_POISON, len + MEMCPY_BW_GUARD);
+  s->ops = 0;
 
-  /* One operation reads len bytes and writes len bytes: the same len run() passes to memcpy. */
-  s->work->bytes = 2 * (uint64_t)s->len;
+  /* One operation reads len bytes and writes len bytes. */
+  s->work->bytes = 2 * (uint64_t)len;
   s->work->flops = 0;
   s->work->bus_factor = 1;
   s->prime_s = (double)(s->host->now_ns(ctx) - t0) * 1e-9;
   return 0;
 }
 
+/* Bounds come from the point, not from prime(): the warmup calls run() before any prime(). */
 static int memcpy_bw_run(rigor_ctx_t *ctx, void *state, const void *point, uint64_t n) {
-  (void)ctx, (void)point;
+  (void)ctx;
   memcpy_bw_state_t *s = state;
-  if (s->method == MEMCPY_BW_MEMMOVE) {
+  const memcpy_bw_params_t *p = point;
+  unsigned char *dst = memcpy_bw_dst(s, p);
+  size_t len = memcpy_bw_len(p);
+  if (p->method == MEMCPY_BW_MEMMOVE) {
     for (uint64_t i = 0; i < n; i++)
-      memmove(s->dst, s->src, s->len);
+      memmove(dst, s->src, len);
   } else {
     for (uint64_t i = 0; i < n; i++)
-      memcpy(s->dst, s->src, s->len);
+      memcpy(dst, s->src, len);
   }
   s->ops += n;
   return 0;
@@ -143,31 +152,28 @@ static int memcpy_bw_run(rigor_ctx_t *ctx, void *state, const void *point, uint6
 
 static int memcpy_bw_validate(rigor_ctx_t *ctx, void *state, const void *point,
                               rigor_check_t *check) {
-  (void)point;
   memcpy_bw_state_t *s = state;
+  const memcpy_bw_params_t *p = point;
   check->tolerance = 0;
   if (s->ops == 0)
     return s->host->error(ctx, RIGOR_EVALIDATE, "memcpy_bw: no operation ran since prime");
 
+  const unsigned char *dst = memcpy_bw_dst(s, p);
+  size_t len = memcpy_bw_len(p);
   uint64_t first_wrong = UINT64_MAX;
-  for (size_t i = 0; i < s->len; i++) {
-    if (s->dst[i] != s->src[i]) {
+  for (size_t i = 0; i < len + MEMCPY_BW_GUARD; i++) {
+    unsigned char want = i < len ? s->src[i] : MEMCPY_BW_POISON;
+    if (dst[i] != want) {
       if (first_wrong == UINT64_MAX) first_wrong = i;
       check->wrong++;
     }
   }
-  for (size_t i = s->len; i < s->len + MEMCPY_BW_GUARD; i++) {
-    if (s->dst[i] != MEMCPY_BW_POISON) {
-      if (first_wrong == UINT64_MAX) first_wrong = i;
-      check->wrong++;
-    }
-  }
-  check->checked = s->len + MEMCPY_BW_GUARD;
+  check->checked = len + MEMCPY_BW_GUARD;
   if (check->wrong == 0) return 0;
   check->max_abs_err = 255;
   check->max_rel_err = 1;
-  snprintf(check->detail, sizeof check->detail, "byte %llu of %zu copied is wrong",
-           (unsigned long long)first_wrong, s->len);
+  snprintf(check->detail, sizeof check->detail, "byte %llu of %zu copied (+%d guard) is wrong",
+           (unsigned long long)first_wrong, len, MEMCPY_BW_GUARD);
   return s->host->error(ctx, RIGOR_EVALIDATE, "memcpy_bw: %llu wrong bytes, first at %llu",
                         (unsigned long long)check->wrong, (unsigned long long)first_wrong);
 }
