@@ -1,0 +1,204 @@
+/* The x280 plugin's performance targets, each measured beside its baseline in the same process
+ * with the rounds interleaved (A B B A ...), best and median of the rounds reported:
+ *   fork-join: the plugin's pool against OpenMP's empty parallel region, per call;
+ *   map on 2 cores against a plain OpenMP copy loop, both on arrays larger than the LLC;
+ *   map_heavy on 2 cores against 1.
+ * bench_x280 [--rounds N] [--words W] [--calls C] */
+#include <dlfcn.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "params.h"
+#include "test_host.h"
+
+#define PLUGIN_SO  RIGOR_PLUGIN_DIR "/x280.so"
+#define MAX_ROUNDS 64
+
+typedef struct bench {
+  const rigor_plugin_t *d;
+  test_host_t th;
+  void *state;
+  rigor_work_t work;
+} bench_t;
+
+static uint64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The names of an enum param's choices, read from the plugin's own schema. */
+static const char *choice(const rigor_plugin_t *d, const char *param, int32_t index) {
+  for (uint32_t i = 0; i < d->n_params; i++)
+    if (strcmp(d->params[i].name, param) == 0) return d->params[i].choices[index];
+  return "?";
+}
+
+static x280_params_t point(x280_pattern_t pattern, uint64_t words, uint64_t cores) {
+  return (x280_params_t){.pattern = pattern,
+                         .words = words,
+                         .alias_stride = 128 * 1024,
+                         .cores = cores,
+                         .rounds = 16,
+                         .seed = 1,
+                         .spin_us = 100,
+                         .cold = true};
+}
+
+static void die(const char *what, int rc, const bench_t *b) {
+  fprintf(stderr, "bench_x280: %s failed (%d): %s\n", what, rc, b->th.first_error);
+  exit(1);
+}
+
+static void open_bench(bench_t *b, x280_params_t *pts, uint32_t n) {
+  const void *ptrs[8];
+  for (uint32_t i = 0; i < n; i++)
+    ptrs[i] = &pts[i];
+  rigor_points_t points = {.count = n, .points = ptrs};
+  test_host_init(&b->th);
+  int rc = b->d->init((rigor_ctx_t *)&b->th, &b->th.host, &pts[0], &points, &b->state, &b->work);
+  if (rc != 0) die("init", rc, b);
+}
+
+/* One sample as the core takes it: prime, `ops` operations timed, validate. Seconds per op. */
+static double sample(bench_t *b, const x280_params_t *p, uint64_t ops) {
+  rigor_ctx_t *ctx = (rigor_ctx_t *)&b->th;
+  int rc = b->d->prime(ctx, b->state, p);
+  if (rc != 0) die("prime", rc, b);
+  uint64_t t0 = now_ns();
+  rc = b->d->run(ctx, b->state, p, ops);
+  uint64_t t1 = now_ns();
+  if (rc != 0) die("run", rc, b);
+  rigor_check_t check;
+  memset(&check, 0, sizeof check);
+  rc = b->d->validate(ctx, b->state, p, &check);
+  if (rc != 0 || check.wrong != 0) {
+    fprintf(stderr, "bench_x280: %s not exact: %s\n", choice(b->d, "pattern", p->pattern),
+            check.detail);
+    exit(1);
+  }
+  return (double)(t1 - t0) * 1e-9 / (double)ops;
+}
+
+static int by_value(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+typedef struct stat2 {
+  double best;
+  double median;
+} stat2_t;
+
+static stat2_t summarize(double *v, int n) {
+  qsort(v, (size_t)n, sizeof *v, by_value);
+  return (stat2_t){.best = v[0], .median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2};
+}
+
+/* The baseline copy: what a STREAM-style copy kernel does, on uint32 words. */
+static double omp_copy(uint32_t *restrict dst, const uint32_t *restrict src, size_t words,
+                       int threads) {
+  uint64_t t0 = now_ns();
+#pragma omp parallel for num_threads(threads) schedule(static) proc_bind(close)
+  for (size_t i = 0; i < words; i++)
+    dst[i] = src[i];
+  return (double)(now_ns() - t0) * 1e-9;
+}
+
+static uint64_t arg_u64(int argc, char **argv, const char *name, uint64_t def) {
+  for (int i = 1; i + 1 < argc; i++)
+    if (strcmp(argv[i], name) == 0) return strtoull(argv[i + 1], NULL, 0);
+  return def;
+}
+
+int main(int argc, char **argv) {
+  int rounds = (int)arg_u64(argc, argv, "--rounds", 7);
+  uint64_t words = arg_u64(argc, argv, "--words", 16u << 20); /* 64 MiB per array */
+  uint64_t calls = arg_u64(argc, argv, "--calls", 20000);
+  if (rounds < 1 || rounds > MAX_ROUNDS) {
+    fprintf(stderr, "bench_x280: --rounds must be 1..%d\n", MAX_ROUNDS);
+    return 2;
+  }
+  void *handle;
+  bench_t b = {0};
+  b.d = test_plugin_open(PLUGIN_SO, "x280", &handle);
+
+  /* Fork-join, 2 cores: pool against OpenMP, per empty call. */
+  x280_params_t fj[] = {point(X280_FORK_JOIN_POOL, 1, 2), point(X280_FORK_JOIN_OMP, 1, 2)};
+  open_bench(&b, fj, 2);
+  double pool_s[MAX_ROUNDS], omp_s[MAX_ROUNDS];
+  for (int r = 0; r < rounds; r++) {
+    int pool_first = r % 2 == 0;
+    double a = sample(&b, &fj[pool_first ? 0 : 1], calls);
+    double c = sample(&b, &fj[pool_first ? 1 : 0], calls);
+    pool_s[r] = pool_first ? a : c;
+    omp_s[r] = pool_first ? c : a;
+  }
+  b.d->fini((rigor_ctx_t *)&b.th, b.state);
+  stat2_t pool = summarize(pool_s, rounds), omp = summarize(omp_s, rounds);
+  printf("fork_join 2 cores, %llu calls x %d rounds\n", (unsigned long long)calls, rounds);
+  printf("  pool  best %.3f us  median %.3f us\n", pool.best * 1e6, pool.median * 1e6);
+  printf("  omp   best %.3f us  median %.3f us\n", omp.best * 1e6, omp.median * 1e6);
+  printf("  pool/omp  best %.2f  median %.2f   (target: pool <= 1 us and <= omp)\n",
+         pool.best / omp.best, pool.median / omp.median);
+
+  /* map on 2 cores against an OpenMP copy, arrays beyond the LLC. */
+  x280_params_t mp[] = {point(X280_MAP, words, 2)};
+  open_bench(&b, mp, 1);
+  uint32_t *src = aligned_alloc(4096, words * 4), *dst = aligned_alloc(4096, words * 4);
+  if (!src || !dst) return 1;
+#pragma omp parallel for num_threads(2) schedule(static)
+  for (size_t i = 0; i < words; i++)
+    src[i] = (uint32_t)i, dst[i] = 0;
+  double map_s[MAX_ROUNDS], copy_s[MAX_ROUNDS];
+  for (int r = 0; r < rounds; r++) {
+    int map_first = r % 2 == 0;
+    if (map_first) map_s[r] = sample(&b, &mp[0], 1);
+    copy_s[r] = omp_copy(dst, src, words, 2);
+    if (!map_first) map_s[r] = sample(&b, &mp[0], 1);
+  }
+  for (size_t i = 0; i < words; i += words / 7 + 1)
+    if (dst[i] != (uint32_t)i) {
+      fprintf(stderr, "bench_x280: copy wrong at %zu\n", i);
+      return 1;
+    }
+  uint64_t map_bytes = b.work.bytes;
+  b.d->fini((rigor_ctx_t *)&b.th, b.state);
+  free(src);
+  free(dst);
+  stat2_t map = summarize(map_s, rounds), copy = summarize(copy_s, rounds);
+  double copy_bytes = 8.0 * (double)words;
+  printf("map 2 cores vs OpenMP copy, %llu words (%llu MiB per array)\n", (unsigned long long)words,
+         (unsigned long long)(words * 4 >> 20));
+  printf("  map   best %.2f GB/s  median %.2f GB/s\n", (double)map_bytes / map.best * 1e-9,
+         (double)map_bytes / map.median * 1e-9);
+  printf("  copy  best %.2f GB/s  median %.2f GB/s\n", copy_bytes / copy.best * 1e-9,
+         copy_bytes / copy.median * 1e-9);
+  printf("  map/copy bandwidth  best %.2f  median %.2f   (target >= 0.90)\n",
+         ((double)map_bytes / map.best) / (copy_bytes / copy.best),
+         ((double)map_bytes / map.median) / (copy_bytes / copy.median));
+
+  /* map_heavy: 1 core against 2, the seed's 262,144 words. */
+  x280_params_t hv[] = {point(X280_MAP_HEAVY, 262144, 1), point(X280_MAP_HEAVY, 262144, 2)};
+  open_bench(&b, hv, 2);
+  double one_s[MAX_ROUNDS], two_s[MAX_ROUNDS];
+  for (int r = 0; r < rounds; r++) {
+    int one_first = r % 2 == 0;
+    double a = sample(&b, &hv[one_first ? 0 : 1], 1);
+    double c = sample(&b, &hv[one_first ? 1 : 0], 1);
+    one_s[r] = one_first ? a : c;
+    two_s[r] = one_first ? c : a;
+  }
+  b.d->fini((rigor_ctx_t *)&b.th, b.state);
+  stat2_t one = summarize(one_s, rounds), two = summarize(two_s, rounds);
+  printf("map_heavy (16 rounds), 262144 words\n");
+  printf("  1 core   best %.3f ms  median %.3f ms\n", one.best * 1e3, one.median * 1e3);
+  printf("  2 cores  best %.3f ms  median %.3f ms\n", two.best * 1e3, two.median * 1e3);
+  printf("  speedup  best %.2f  median %.2f   (target >= 1.80)\n", one.best / two.best,
+         one.median / two.median);
+  dlclose(handle);
+  return 0;
+}

@@ -1,0 +1,16 @@
+/* OpenMP's empty parallel region, measured beside the plugin's own pool. */
+#ifndef X280_FORKJOIN_OMP_H
+#define X280_FORKJOIN_OMP_H
+
+#include <stdbool.h>
+
+#include "state.h"
+
+/* Whether the plugin was built with OpenMP. */
+bool x280_forkjoin_omp_available(void);
+/* One parallel region of `threads` threads; each adds one to its slot's call count. */
+void x280_forkjoin_omp(unsigned threads, x280_slot_t *slots);
+/* The OpenMP version (_OPENMP, yyyymm), 0 without OpenMP. */
+long x280_forkjoin_omp_version(void);
+
+#endif

@@ -1,0 +1,34 @@
+#include "vmap.h"
+
+#include <string.h>
+
+#include "mix.h"
+
+/* Eight words a vector: one AVX2 register, two SSE registers on a baseline x86-64 build. */
+typedef uint32_t x280_v8u32 __attribute__((vector_size(32)));
+
+#define X280_VLEN (sizeof(x280_v8u32) / sizeof(uint32_t))
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+/* The baseline x86-64 build has no 32-bit vector multiply; a clone for AVX2 hosts has one. */
+__attribute__((target_clones("avx2", "default")))
+#endif
+void x280_vmap_range(uint32_t *restrict out, const uint32_t *restrict in, size_t n) {
+  size_t i = 0;
+  for (; i + X280_VLEN <= n; i += X280_VLEN) {
+    x280_v8u32 x;
+    memcpy(&x, in + i, sizeof x);
+    x = (x ^ x >> X280_MIX_SHIFT) * X280_MIX_MUL + 1u;
+    memcpy(out + i, &x, sizeof x);
+  }
+  for (; i < n; i++)
+    out[i] = x280_mix(in[i]);
+}
+
+bool x280_vmap_available(void) {
+  return true;
+}
+
+const char *x280_vmap_isa(void) {
+  return "gcc-vector-extensions";
+}
