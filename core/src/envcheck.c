@@ -35,7 +35,9 @@ static void cpu_list_text(const json_t *cpus, char *out, size_t cap) {
 static void check_governor(json_t *list, const json_t *freq) {
   const char *why = "A governor other than 'performance' lowers the clock when a CPU idles and "
                     "raises it under load, so first runs and short runs measure the ramp instead "
-                    "of the code (seed 000's first run was caught at 135 MHz against 1530 MHz).";
+                    "of the code (seed 000 caught a first run with its GPU at 135 MHz against 1530 "
+                    "MHz later; CPUs "
+                    "ramp the same way).";
   const json_t *groups = json_object_get(freq, "governors");
   if (json_object_size(groups) == 0) {
     add(list, "governor", "unavailable", "cpufreq is not exposed on this machine", why, NULL);
