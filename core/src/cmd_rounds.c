@@ -1,0 +1,59 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "compare.h"
+
+static const char usage[] = "usage: rigor rounds FILE... [--metric NAME] [--format text|json]\n";
+
+int rigor_cmd_rounds(int argc, char **argv) {
+  const char *metric = NULL;
+  bool json = false;
+  const char **files = calloc((size_t)argc, sizeof *files);
+  size_t n = 0;
+  if (!files)
+    return RIGOR_EXIT_USAGE;
+  for (int i = 1; i < argc; i++) {
+    const char *arg = argv[i];
+    if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+      fputs(usage, stdout);
+      free(files);
+      return RIGOR_EXIT_OK;
+    }
+    if ((strcmp(arg, "--metric") == 0 || strcmp(arg, "--format") == 0) && i + 1 >= argc) {
+      fprintf(stderr, "rigor rounds: %s needs a value\n%s", arg, usage);
+      free(files);
+      return RIGOR_EXIT_USAGE;
+    }
+    if (strcmp(arg, "--metric") == 0) {
+      metric = argv[++i];
+    } else if (strcmp(arg, "--format") == 0) {
+      const char *f = argv[++i];
+      if (strcmp(f, "json") != 0 && strcmp(f, "text") != 0) {
+        fprintf(stderr, "rigor rounds: --format takes text or json, not '%s'\n", f);
+        free(files);
+        return RIGOR_EXIT_USAGE;
+      }
+      json = strcmp(f, "json") == 0;
+    } else if (arg[0] == '-' && arg[1]) {
+      fprintf(stderr, "rigor rounds: unknown option '%s'\n%s", arg, usage);
+      free(files);
+      return RIGOR_EXIT_USAGE;
+    } else {
+      files[n++] = arg;
+    }
+  }
+  if (n == 0) {
+    fprintf(stderr, "rigor rounds: no results file given\n%s", usage);
+    free(files);
+    return RIGOR_EXIT_USAGE;
+  }
+  int rc = rigor_rounds_print(files, n, metric, json, stdout);
+  free(files);
+  if (rc) {
+    fprintf(stderr, "rigor rounds: none of the files could be read\n");
+    return RIGOR_EXIT_USAGE;
+  }
+  return RIGOR_EXIT_OK;
+}

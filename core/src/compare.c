@@ -1,0 +1,466 @@
+#include "compare.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "rigor/plugin.h"
+
+const char *rigor_cmp_verdict_name(rigor_cmp_verdict_t v) {
+  static const char *const names[] = {"same",     "faster",  "slower",
+                                      "unstable", "invalid", "incomparable"};
+  return v <= RIGOR_CMP_INCOMPARABLE ? names[v] : "?";
+}
+
+void rigor_compare_opts_default(rigor_compare_opts_t *o) {
+  memset(o, 0, sizeof *o);
+  o->threshold = 0.02;
+  o->alpha = 0.05;
+  o->seed = 0x726967u;
+  o->resamples = 2000;
+}
+
+/* Identity members that differ between any two runs of the same code on the same machine
+ * type, or that a regression check changes on purpose (the build under test). */
+static const char *const volatile_keys[] = {"hostname", "host_name", "nodename", "boot_id",
+                                            "uptime",   "loadavg",   "load",     "pid",
+                                            "created",  "timestamp", "rigor",    "git"};
+
+static bool ignored(const char *path, const rigor_compare_opts_t *o) {
+  for (size_t i = 0; i < o->n_ignore; i++) {
+    size_t n = strlen(o->ignore_identity[i]);
+    if (strncmp(path, o->ignore_identity[i], n) == 0 && (path[n] == '\0' || path[n] == '.'))
+      return true;
+  }
+  const char *p = path;
+  while (p && *p) {
+    const char *dot = strchr(p, '.');
+    size_t n = dot ? (size_t)(dot - p) : strlen(p);
+    for (size_t k = 0; k < sizeof volatile_keys / sizeof *volatile_keys; k++)
+      if (strlen(volatile_keys[k]) == n && strncmp(p, volatile_keys[k], n) == 0)
+        return true;
+    p = dot ? dot + 1 : NULL;
+  }
+  return false;
+}
+
+/* Flattens an object into {"a.b": "canonical text"}. */
+static void flatten(const json_t *j, const char *prefix, json_t *out) {
+  if (json_is_object(j)) {
+    const char *k;
+    json_t *v;
+    json_object_foreach((json_t *)j, k, v) {
+      char path[512];
+      snprintf(path, sizeof path, "%s%s%s", prefix, *prefix ? "." : "", k);
+      flatten(v, path, out);
+    }
+    return;
+  }
+  if (!j)
+    return;
+  char *text = json_dumps(j, JSON_ENCODE_ANY | JSON_COMPACT | JSON_SORT_KEYS);
+  json_object_set_new(out, prefix, json_string(text ? text : "?"));
+  free(text);
+}
+
+static void diff_objects(const json_t *a, const json_t *b, const char *prefix,
+                         const rigor_compare_opts_t *o, json_t *diffs) {
+  json_t *fa = json_object(), *fb = json_object();
+  flatten(a, prefix, fa);
+  flatten(b, prefix, fb);
+  json_t *both[2] = {fa, fb};
+  for (int side = 0; side < 2; side++) {
+    const char *k;
+    json_t *v;
+    json_object_foreach(both[side], k, v) {
+      json_t *other = json_object_get(both[1 - side], k);
+      if (ignored(k, o) || (side == 1 && other))
+        continue;
+      if (other && json_equal(v, other))
+        continue;
+      const char *va = json_string_value(json_object_get(fa, k));
+      const char *vb = json_string_value(json_object_get(fb, k));
+      char line[1024];
+      snprintf(line, sizeof line, "%s: %s -> %s", k, va ? va : "(absent)", vb ? vb : "(absent)");
+      json_array_append_new(diffs, json_string(line));
+    }
+  }
+  json_decref(fa);
+  json_decref(fb);
+}
+
+static const json_t *first_ok_plugin_identity(const rigor_exp_analysis_t *e) {
+  for (size_t k = 0; k < e->n_runs; k++)
+    if (e->runs[k].status == RIGOR_RUN_OK)
+      return json_object_get(e->runs[k].record, "plugin_identity");
+  return NULL;
+}
+
+static const json_t *variant_settings(const rigor_exp_analysis_t *e, uint32_t v) {
+  return v < e->n_variants ? e->variants[v].settings : NULL;
+}
+
+/* The row's identity across files: experiment, plugin, variant axes and point parameters. */
+static char *row_key(const rigor_exp_analysis_t *e, const rigor_row_t *w) {
+  const json_t *settings = variant_settings(e, w->variant);
+  const char *plugin = json_string_value(json_object_get(settings, "plugin"));
+  if (!plugin)
+    plugin = json_string_value(json_object_get(json_object_get(e->record, "plugin"), "name"));
+  const json_t *axes = w->variant < e->n_variants ? e->variants[w->variant].axes : NULL;
+  json_t *key = json_pack("{s:s, s:s?, s:O?, s:O?, s:s?, s:s?}", "experiment", e->name, "plugin",
+                          plugin, "axes", axes, "point", w->point_params, "variant_label",
+                          axes ? NULL : w->variant_label, "point_label",
+                          w->point_params ? NULL : w->point_label);
+  char *text = json_dumps(key, JSON_COMPACT | JSON_SORT_KEYS);
+  json_decref(key);
+  return text;
+}
+
+static void appendf(char *buf, size_t len, const char *fmt, ...) {
+  size_t used = strlen(buf);
+  if (used + 2 >= len)
+    return;
+  if (used)
+    strcpy(buf + used, "; "), used += 2;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf + used, len - used, fmt, ap);
+  va_end(ap);
+}
+
+static void workload_mismatch(const rigor_exp_analysis_t *eb, const rigor_row_t *b,
+                              const rigor_exp_analysis_t *ec, const rigor_row_t *c, char *reason,
+                              size_t len) {
+  const json_t *sb = variant_settings(eb, b->variant), *sc = variant_settings(ec, c->variant);
+  static const char *const sections[] = {"params", "timing", "environment"};
+  rigor_compare_opts_t none;
+  rigor_compare_opts_default(&none);
+  for (size_t s = 0; sb && sc && s < 3; s++) {
+    json_t *diffs = json_array();
+    diff_objects(json_object_get(sb, sections[s]), json_object_get(sc, sections[s]), sections[s],
+                 &none, diffs);
+    size_t i;
+    json_t *d;
+    json_array_foreach(diffs, i, d) {
+      if (strncmp(json_string_value(d), "timing.timeout", 14) != 0)
+        appendf(reason, len, "%s differs", json_string_value(d));
+    }
+    json_decref(diffs);
+  }
+  if (isfinite(b->bytes) && isfinite(c->bytes) && b->bytes != c->bytes)
+    appendf(reason, len, "bytes per operation differ: %.0f -> %.0f", b->bytes, c->bytes);
+  if (isfinite(b->iters) && isfinite(c->iters) &&
+      (b->iters != c->iters || b->agg != c->agg))
+    appendf(reason, len, "iters x agg differ: %.0f x %.0f -> %.0f x %.0f", b->iters, b->agg,
+            c->iters, c->agg);
+  if (b->window && c->window && strcmp(b->window, c->window) != 0)
+    appendf(reason, len, "timing window differs: %s -> %s", b->window, c->window);
+}
+
+static void side_problems(const rigor_row_t *w, const char *side, char *invalid, size_t ilen,
+                          char *unstable, size_t ulen) {
+  if (w->n_wrong)
+    appendf(invalid, ilen, "%s: correctness failed in %zu samples", side, w->n_wrong);
+  if (w->n_invalid)
+    appendf(invalid, ilen, "%s: %zu invalid samples", side, w->n_invalid);
+  if (w->verdict == RIGOR_VERDICT_NO_DATA)
+    appendf(unstable, ulen, "%s: no usable samples", side);
+  else if (w->verdict == RIGOR_VERDICT_TOO_FEW)
+    appendf(unstable, ulen, "%s: %zu samples < %u", side, w->n, w->min_samples);
+  else if (w->verdict == RIGOR_VERDICT_UNSTABLE)
+    appendf(unstable, ulen, "%s: CV %.2f%% > %.2f%%", side, w->time.cv * 100, w->cv_max * 100);
+}
+
+static size_t count_flag(const rigor_exp_analysis_t *e, const char *flag) {
+  size_t n = 0;
+  for (size_t v = 0; v < e->n_variants; v++)
+    n += (size_t)json_integer_value(json_object_get(e->variants[v].flags, flag));
+  return n;
+}
+
+static void experiment_notes(const rigor_exp_analysis_t *eb, const rigor_exp_analysis_t *ec,
+                             const rigor_compare_opts_t *o, rigor_comparison_t *c) {
+  diff_objects(json_object_get(eb->record, "identity"), json_object_get(ec->record, "identity"),
+               "identity", o, c->identity_diffs);
+  diff_objects(first_ok_plugin_identity(eb), first_ok_plugin_identity(ec), "plugin_identity", o,
+               c->identity_diffs);
+  const char *vb = json_string_value(json_object_get(json_object_get(eb->record, "plugin"), "version"));
+  const char *vc = json_string_value(json_object_get(json_object_get(ec->record, "plugin"), "version"));
+  char buf[512];
+  if (vb && vc && strcmp(vb, vc) != 0) {
+    snprintf(buf, sizeof buf, "%s: plugin version %s -> %s", eb->name, vb, vc);
+    json_array_append_new(c->notes, json_string(buf));
+  }
+  const rigor_exp_analysis_t *sides[2] = {eb, ec};
+  for (int s = 0; s < 2; s++) {
+    size_t low = count_flag(sides[s], "low_clock");
+    if (low) {
+      snprintf(buf, sizeof buf, "%s: %s has %zu runs flagged low_clock", sides[s]->name,
+               s ? "CAND" : "BASE", low);
+      json_array_append_new(c->notes, json_string(buf));
+    }
+    if (sides[s]->design && strcmp(sides[s]->design, "sequential") == 0 &&
+        sides[s]->n_variants > 1) {
+      snprintf(buf, sizeof buf, "%s: %s ran in sequential order (not balanced)", sides[s]->name,
+               s ? "CAND" : "BASE");
+      json_array_append_new(c->notes, json_string(buf));
+    }
+  }
+}
+
+static int push_row(rigor_comparison_t *c, const rigor_cmp_row_t *r) {
+  rigor_cmp_row_t *rows = realloc(c->rows, (c->n_rows + 1) * sizeof *rows);
+  if (!rows)
+    return RIGOR_ENOMEM;
+  c->rows = rows;
+  c->rows[c->n_rows++] = *r;
+  return 0;
+}
+
+static void measure(rigor_cmp_row_t *r, const rigor_compare_opts_t *o) {
+  const rigor_row_t *b = r->base, *c = r->cand;
+  r->ratio = r->p95_ratio = r->ci_lo = r->ci_hi = r->p = r->p_holm = r->hl_shift = NAN;
+  if (!b || !c || !b->n || !c->n)
+    return;
+  r->ratio = c->time.median / b->time.median;
+  r->p95_ratio = c->time.p95 / b->time.p95;
+  rigor_stats_bootstrap_median_ratio(b->times, b->n, c->times, c->n, o->resamples, 0.95, o->seed,
+                                     &r->ci_lo, &r->ci_hi);
+  rigor_mw_t mw;
+  if (rigor_mann_whitney(b->times, b->n, c->times, c->n, &mw) == 0) {
+    r->p = mw.p;
+    r->exact = mw.exact;
+  }
+  r->hl_shift = rigor_hodges_lehmann(b->times, b->n, c->times, c->n);
+}
+
+static int compare_experiments(const rigor_exp_analysis_t *eb, const rigor_exp_analysis_t *ec,
+                               const rigor_compare_opts_t *o, bool incomparable,
+                               rigor_comparison_t *c) {
+  char **keys_c = calloc(ec->n_rows ? ec->n_rows : 1, sizeof *keys_c);
+  bool *matched = calloc(ec->n_rows ? ec->n_rows : 1, sizeof *matched);
+  int rc = keys_c && matched ? 0 : RIGOR_ENOMEM;
+  for (size_t j = 0; !rc && j < ec->n_rows; j++)
+    keys_c[j] = row_key(ec, &ec->rows[j]);
+  for (size_t i = 0; !rc && i < eb->n_rows; i++) {
+    rigor_cmp_row_t r = {.experiment = eb->name, .base = &eb->rows[i]};
+    r.variant_label = eb->rows[i].variant_label;
+    r.point_label = eb->rows[i].point_label;
+    char *kb = row_key(eb, &eb->rows[i]);
+    for (size_t j = 0; kb && j < ec->n_rows; j++)
+      if (!matched[j] && keys_c[j] && strcmp(kb, keys_c[j]) == 0) {
+        r.cand = &ec->rows[j];
+        matched[j] = true;
+        break;
+      }
+    free(kb);
+    measure(&r, o);
+    char invalid[512] = "", unstable[512] = "";
+    if (!r.cand) {
+      r.verdict = RIGOR_CMP_INCOMPARABLE;
+      snprintf(r.reason, sizeof r.reason, "only in BASE");
+    } else if (incomparable) {
+      r.verdict = RIGOR_CMP_INCOMPARABLE;
+      snprintf(r.reason, sizeof r.reason, "identity differs (see above)");
+    } else {
+      side_problems(r.base, "BASE", invalid, sizeof invalid, unstable, sizeof unstable);
+      side_problems(r.cand, "CAND", invalid, sizeof invalid, unstable, sizeof unstable);
+      workload_mismatch(eb, r.base, ec, r.cand, invalid, sizeof invalid);
+      if (invalid[0]) {
+        r.verdict = RIGOR_CMP_INVALID;
+        snprintf(r.reason, sizeof r.reason, "%s", invalid);
+      } else if (unstable[0]) {
+        r.verdict = RIGOR_CMP_UNSTABLE;
+        snprintf(r.reason, sizeof r.reason, "%s", unstable);
+      } else {
+        r.verdict = RIGOR_CMP_SAME; /* decided after the Holm adjustment */
+      }
+    }
+    rc = push_row(c, &r);
+  }
+  for (size_t j = 0; !rc && j < ec->n_rows; j++)
+    if (!matched[j]) {
+      rigor_cmp_row_t r = {.experiment = ec->name, .cand = &ec->rows[j]};
+      r.variant_label = ec->rows[j].variant_label;
+      r.point_label = ec->rows[j].point_label;
+      measure(&r, o);
+      r.verdict = RIGOR_CMP_INCOMPARABLE;
+      snprintf(r.reason, sizeof r.reason, "only in CAND");
+      rc = push_row(c, &r);
+    }
+  for (size_t j = 0; keys_c && j < ec->n_rows; j++)
+    free(keys_c[j]);
+  free(keys_c);
+  free(matched);
+  return rc;
+}
+
+static void decide(rigor_comparison_t *c, const rigor_compare_opts_t *o) {
+  double *p = malloc((c->n_rows ? c->n_rows : 1) * sizeof *p);
+  double *adj = malloc((c->n_rows ? c->n_rows : 1) * sizeof *adj);
+  if (!p || !adj) {
+    free(p), free(adj);
+    return;
+  }
+  for (size_t i = 0; i < c->n_rows; i++)
+    p[i] = c->rows[i].verdict == RIGOR_CMP_SAME ? c->rows[i].p : NAN;
+  rigor_holm(p, c->n_rows, adj);
+  for (size_t i = 0; i < c->n_rows; i++) {
+    rigor_cmp_row_t *r = &c->rows[i];
+    r->p_holm = adj[i];
+    if (r->verdict != RIGOR_CMP_SAME)
+      continue;
+    double change = r->ratio - 1;
+    bool beyond = fabs(change) >= o->threshold;
+    bool significant = r->p_holm < o->alpha;
+    bool ci_excludes = change > 0 ? r->ci_lo > 1 : r->ci_hi < 1;
+    if (beyond && significant && ci_excludes) {
+      r->verdict = change > 0 ? RIGOR_CMP_SLOWER : RIGOR_CMP_FASTER;
+      if ((r->p95_ratio - 1) * change < 0)
+        appendf(r->reason, sizeof r->reason, "P95 moved the other way (%+.2f%%)",
+                (r->p95_ratio - 1) * 100);
+      if (r->verdict == RIGOR_CMP_SLOWER)
+        c->regression = true;
+    } else if (!beyond) {
+      appendf(r->reason, sizeof r->reason, "change within the %.2f%% threshold",
+              o->threshold * 100);
+    } else {
+      appendf(r->reason, sizeof r->reason, "not significant (Holm p %.3g%s)", r->p_holm,
+              ci_excludes ? "" : ", CI includes 1");
+    }
+  }
+  free(p), free(adj);
+}
+
+int rigor_compare(const rigor_analysis_t *base, const rigor_analysis_t *cand,
+                  const rigor_compare_opts_t *opts, rigor_comparison_t **out) {
+  if (!base || !cand || !opts || !out)
+    return RIGOR_EINVAL;
+  rigor_comparison_t *c = calloc(1, sizeof *c);
+  if (!c)
+    return RIGOR_ENOMEM;
+  c->identity_diffs = json_array();
+  c->notes = json_array();
+  int rc = 0;
+  for (size_t i = 0; !rc && i < base->n_exps; i++) {
+    const rigor_exp_analysis_t *eb = &base->exps[i], *ec = NULL;
+    for (size_t j = 0; j < cand->n_exps && !ec; j++)
+      if (strcmp(cand->exps[j].name, eb->name) == 0)
+        ec = &cand->exps[j];
+    if (!ec) {
+      char buf[512];
+      snprintf(buf, sizeof buf, "experiment %s is only in BASE", eb->name);
+      json_array_append_new(c->notes, json_string(buf));
+      continue;
+    }
+    size_t before = json_array_size(c->identity_diffs);
+    experiment_notes(eb, ec, opts, c);
+    rc = compare_experiments(eb, ec, opts, json_array_size(c->identity_diffs) > before, c);
+  }
+  for (size_t j = 0; j < cand->n_exps; j++) {
+    bool found = false;
+    for (size_t i = 0; i < base->n_exps && !found; i++)
+      found = strcmp(cand->exps[j].name, base->exps[i].name) == 0;
+    if (!found) {
+      char buf[512];
+      snprintf(buf, sizeof buf, "experiment %s is only in CAND", cand->exps[j].name);
+      json_array_append_new(c->notes, json_string(buf));
+    }
+  }
+  if (rc) {
+    rigor_comparison_free(c);
+    return rc;
+  }
+  decide(c, opts);
+  *out = c;
+  return 0;
+}
+
+void rigor_comparison_free(rigor_comparison_t *c) {
+  if (!c)
+    return;
+  free(c->rows);
+  json_decref(c->identity_diffs);
+  json_decref(c->notes);
+  free(c);
+}
+
+static json_t *real(double v) {
+  return isfinite(v) ? json_real(v) : json_null();
+}
+
+json_t *rigor_comparison_json(const rigor_comparison_t *c, const rigor_compare_opts_t *o) {
+  json_t *rows = json_array();
+  for (size_t i = 0; i < c->n_rows; i++) {
+    const rigor_cmp_row_t *r = &c->rows[i];
+    json_array_append_new(
+        rows, json_pack("{s:s, s:s?, s:s?, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, "
+                        "s:o, s:o, s:o}",
+                        "experiment", r->experiment, "variant", r->variant_label, "point",
+                        r->point_label, "verdict", rigor_cmp_verdict_name(r->verdict), "reason",
+                        r->reason, "median_ratio", real(r->ratio), "p95_ratio",
+                        real(r->p95_ratio), "ci_low", real(r->ci_lo), "ci_high", real(r->ci_hi),
+                        "p", real(r->p), "p_holm", real(r->p_holm), "exact", r->exact,
+                        "hl_shift_s", real(r->hl_shift), "base_median_s",
+                        real(r->base ? r->base->time.median : NAN), "cand_median_s",
+                        real(r->cand ? r->cand->time.median : NAN), "base_cv",
+                        real(r->base ? r->base->time.cv : NAN), "cand_cv",
+                        real(r->cand ? r->cand->time.cv : NAN)));
+  }
+  return json_pack("{s:s, s:o, s:o, s:b, s:O, s:O, s:o}", "schema", "rigor.compare/1", "threshold",
+                   json_real(o->threshold), "alpha", json_real(o->alpha), "regression",
+                   c->regression, "identity_differences", c->identity_diffs, "notes", c->notes,
+                   "rows", rows);
+}
+
+void rigor_comparison_print(const rigor_comparison_t *c, const rigor_compare_opts_t *o,
+                            FILE *out) {
+  static const char *const h[] = {"experiment", "variant",  "point",    "base median",
+                                  "cand median", "ratio",   "P95 ratio", "95% CI",
+                                  "p (Holm)",    "HL shift", "verdict",  "why"};
+  rigor_table_t *t = rigor_table_new("", 12, h);
+  for (size_t i = 0; t && i < c->n_rows; i++) {
+    const rigor_cmp_row_t *r = &c->rows[i];
+    char s[12][600];
+    snprintf(s[0], sizeof s[0], "%s", r->experiment);
+    snprintf(s[1], sizeof s[1], "%s", r->variant_label ? r->variant_label : "?");
+    snprintf(s[2], sizeof s[2], "%s", r->point_label ? r->point_label : "-");
+    rigor_fmt_time(s[3], sizeof s[3], r->base ? r->base->time.median : NAN);
+    rigor_fmt_time(s[4], sizeof s[4], r->cand ? r->cand->time.median : NAN);
+    rigor_fmt_percent(s[5], sizeof s[5], r->ratio - 1, 1);
+    rigor_fmt_percent(s[6], sizeof s[6], r->p95_ratio - 1, 1);
+    if (isfinite(r->ci_lo))
+      snprintf(s[7], sizeof s[7], "[%+.2f%%, %+.2f%%]", (r->ci_lo - 1) * 100,
+               (r->ci_hi - 1) * 100);
+    else
+      snprintf(s[7], sizeof s[7], "-");
+    if (isfinite(r->p_holm))
+      snprintf(s[8], sizeof s[8], "%.3g (%.3g)%s", r->p, r->p_holm, r->exact ? " exact" : "");
+    else if (isfinite(r->p))
+      snprintf(s[8], sizeof s[8], "%.3g%s", r->p, r->exact ? " exact" : "");
+    else
+      snprintf(s[8], sizeof s[8], "-");
+    rigor_fmt_time(s[9], sizeof s[9], r->hl_shift);
+    snprintf(s[10], sizeof s[10], "%s", rigor_cmp_verdict_name(r->verdict));
+    snprintf(s[11], sizeof s[11], "%s", r->reason[0] ? r->reason : "-");
+    const char *cells[12];
+    for (int k = 0; k < 12; k++)
+      cells[k] = s[k];
+    rigor_table_add(t, cells);
+  }
+  size_t i;
+  json_t *m;
+  if (json_array_size(c->identity_diffs)) {
+    fputs("identity differences (rows are incomparable; --ignore-identity PATH to accept):\n", out);
+    json_array_foreach(c->identity_diffs, i, m) fprintf(out, "  %s\n", json_string_value(m));
+    fputc('\n', out);
+  }
+  if (t)
+    rigor_table_print(t, RIGOR_FORMAT_TEXT, out);
+  rigor_table_free(t);
+  json_array_foreach(c->notes, i, m) fprintf(out, "note: %s\n", json_string_value(m));
+  fprintf(out, "threshold %.2f%%, alpha %.2g (Holm); %s\n", o->threshold * 100, o->alpha,
+          c->regression ? "REGRESSION: some rows are slower" : "no regression");
+}

@@ -1,0 +1,63 @@
+/* Regression verdicts between two analysed results: rows matched by resolved settings. */
+#ifndef RIGOR_COMPARE_H
+#define RIGOR_COMPARE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "analysis.h"
+
+typedef enum {
+  RIGOR_CMP_SAME = 0,
+  RIGOR_CMP_FASTER,
+  RIGOR_CMP_SLOWER,
+  RIGOR_CMP_UNSTABLE,     /* either side over the CV gate or with too few samples */
+  RIGOR_CMP_INVALID,      /* correctness, invalid samples, or workload/timing mismatch */
+  RIGOR_CMP_INCOMPARABLE, /* identity differences, or a row on one side only */
+} rigor_cmp_verdict_t;
+const char *rigor_cmp_verdict_name(rigor_cmp_verdict_t v);
+
+typedef struct rigor_compare_opts {
+  double threshold;   /* smallest relative change that counts; default 0.02 */
+  double alpha;       /* family-wise level after Holm; default 0.05 */
+  uint64_t seed;      /* bootstrap seed */
+  uint32_t resamples; /* bootstrap resamples; default 2000 */
+  const char *const *ignore_identity; /* dotted identity paths (prefixes) not to compare */
+  size_t n_ignore;
+} rigor_compare_opts_t;
+void rigor_compare_opts_default(rigor_compare_opts_t *o);
+
+typedef struct rigor_cmp_row {
+  const char *experiment, *variant_label, *point_label;
+  const rigor_row_t *base, *cand; /* either may be NULL (row on one side only) */
+  double ratio, p95_ratio, ci_lo, ci_hi, p, p_holm, hl_shift;
+  bool exact;
+  rigor_cmp_verdict_t verdict;
+  char reason[512];
+} rigor_cmp_row_t;
+
+typedef struct rigor_comparison {
+  rigor_cmp_row_t *rows;
+  size_t n_rows;
+  json_t *identity_diffs; /* array of "path: base -> cand" */
+  json_t *notes;          /* plugin version, low clocks, unbalanced order */
+  bool regression;        /* some row is slower beyond the threshold */
+} rigor_comparison_t;
+
+int rigor_compare(const rigor_analysis_t *base, const rigor_analysis_t *cand,
+                  const rigor_compare_opts_t *opts, rigor_comparison_t **out);
+void rigor_comparison_free(rigor_comparison_t *c);
+void rigor_comparison_print(const rigor_comparison_t *c, const rigor_compare_opts_t *opts,
+                            FILE *out);
+json_t *rigor_comparison_json(const rigor_comparison_t *c, const rigor_compare_opts_t *opts);
+
+#endif
+
+/* Round log (pto_vf style): results files in order, each a round; every row (experiment,
+ * variant, point) is compared with its previous valid round and the best so far. metric is a
+ * plugin metric name, or NULL for the median time. Speedup = baseline / candidate when lower is
+ * better (candidate / baseline when the plugin declares higher better). Invalid rounds are
+ * skipped with their reason. Returns 0, or RIGOR_EINVAL when no file could be read. */
+int rigor_rounds_print(const char *const *paths, size_t n, const char *metric, bool json,
+                       FILE *out);

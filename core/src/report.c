@@ -1,0 +1,322 @@
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "rigor/plugin.h"
+
+#define CELL 64
+
+static const char *label_or(const char *s, const char *fallback) {
+  return s && *s ? s : fallback;
+}
+
+static int cmp_by_point(const void *x, const void *y) {
+  const rigor_row_t *a = *(const rigor_row_t *const *)x, *b = *(const rigor_row_t *const *)y;
+  if (a->point != b->point)
+    return (a->point > b->point) - (a->point < b->point);
+  return (a->variant > b->variant) - (a->variant < b->variant);
+}
+
+/* Rows in report order: the analysis keeps them by variant; --by point regroups them. */
+static const rigor_row_t **ordered_rows(const rigor_exp_analysis_t *e, rigor_by_t by) {
+  const rigor_row_t **rows = malloc((e->n_rows ? e->n_rows : 1) * sizeof *rows);
+  if (!rows)
+    return NULL;
+  for (size_t r = 0; r < e->n_rows; r++)
+    rows[r] = &e->rows[r];
+  if (by == RIGOR_BY_POINT)
+    qsort(rows, e->n_rows, sizeof *rows, cmp_by_point);
+  return rows;
+}
+
+static rigor_table_t *summary_table(const rigor_exp_analysis_t *e, const rigor_row_t **rows) {
+  static const char *const h[] = {"variant", "point",   "n",         "median", "P95",   "P99",
+                                  "mean",    "sd",      "CV",        "min",    "max",   "1st-cycle",
+                                  "rate",    "busbw",   "best MB/s", "#wrong", "verdict"};
+  rigor_table_t *t = rigor_table_new("statistics per variant and point (time per operation)",
+                                     sizeof h / sizeof *h, h);
+  for (size_t r = 0; t && r < e->n_rows; r++) {
+    const rigor_row_t *w = rows[r];
+    char c[17][CELL];
+    snprintf(c[0], CELL, "%s", label_or(w->variant_label, "?"));
+    snprintf(c[1], CELL, "%s", label_or(w->point_label, "-"));
+    snprintf(c[2], CELL, "%zu", w->n);
+    rigor_fmt_time(c[3], CELL, w->time.median);
+    rigor_fmt_time(c[4], CELL, w->time.p95);
+    rigor_fmt_time(c[5], CELL, w->time.p99);
+    rigor_fmt_time(c[6], CELL, w->time.mean);
+    rigor_fmt_time(c[7], CELL, w->time.sd);
+    rigor_fmt_percent(c[8], CELL, w->time.cv, 0);
+    rigor_fmt_time(c[9], CELL, w->time.min);
+    rigor_fmt_time(c[10], CELL, w->time.max);
+    rigor_fmt_percent(c[11], CELL, w->first_cycle_penalty, 1);
+    rigor_fmt_rate(c[12], CELL, w->bytes_per_s, "B");
+    rigor_fmt_rate(c[13], CELL, w->busbw_per_s, "B");
+    if (isfinite(w->best_bytes_per_s))
+      snprintf(c[14], CELL, "%.1f", w->best_bytes_per_s / 1e6);
+    else
+      snprintf(c[14], CELL, "-");
+    snprintf(c[15], CELL, "%zu", w->n_wrong);
+    snprintf(c[16], CELL, "%s", rigor_verdict_name(w->verdict));
+    const char *cells[17];
+    for (int i = 0; i < 17; i++)
+      cells[i] = c[i];
+    rigor_table_add(t, cells);
+  }
+  return t;
+}
+
+static rigor_table_t *runs_table(const rigor_exp_analysis_t *e) {
+  const char *h[RIGOR_RUN_STATUS_COUNT + 2] = {"variant"};
+  for (int s = 0; s < RIGOR_RUN_STATUS_COUNT; s++)
+    h[s + 1] = rigor_run_status_names[s];
+  h[RIGOR_RUN_STATUS_COUNT + 1] = "flags";
+  rigor_table_t *t = rigor_table_new("runs per variant", RIGOR_RUN_STATUS_COUNT + 2, h);
+  for (size_t v = 0; t && v < e->n_variants; v++) {
+    const rigor_variant_info_t *vi = &e->variants[v];
+    char c[RIGOR_RUN_STATUS_COUNT + 2][CELL * 4];
+    snprintf(c[0], CELL, "%s", label_or(vi->label, "?"));
+    for (int s = 0; s < RIGOR_RUN_STATUS_COUNT; s++)
+      snprintf(c[s + 1], CELL, "%zu", vi->status_count[s]);
+    char *f = c[RIGOR_RUN_STATUS_COUNT + 1];
+    f[0] = '\0';
+    const char *key;
+    json_t *val;
+    json_object_foreach(vi->flags, key, val) {
+      size_t used = strlen(f);
+      snprintf(f + used, CELL * 4 - used, "%s%s x%lld", used ? ", " : "", key,
+               (long long)json_integer_value(val));
+    }
+    if (!f[0])
+      snprintf(f, CELL, "-");
+    const char *cells[RIGOR_RUN_STATUS_COUNT + 2];
+    for (int i = 0; i < RIGOR_RUN_STATUS_COUNT + 2; i++)
+      cells[i] = c[i];
+    rigor_table_add(t, cells);
+  }
+  return t;
+}
+
+static rigor_table_t *iterations_table(const rigor_exp_analysis_t *e, const rigor_row_t **rows) {
+  static const char *const h[] = {"variant", "point", "iterations", "min",      "P50",
+                                  "P95",     "P99",   "max",        "cycle CV", "iteration CV"};
+  rigor_table_t *t = rigor_table_new("per-iteration timing (cycle CV and iteration CV are "
+                                     "different statistics)",
+                                     10, h);
+  for (size_t r = 0; t && r < e->n_rows; r++) {
+    const rigor_row_t *w = rows[r];
+    if (!w->has_iterations)
+      continue;
+    char c[10][CELL];
+    snprintf(c[0], CELL, "%s", label_or(w->variant_label, "?"));
+    snprintf(c[1], CELL, "%s", label_or(w->point_label, "-"));
+    snprintf(c[2], CELL, "%zu", w->iter_n);
+    rigor_fmt_time(c[3], CELL, w->iter_min);
+    rigor_fmt_time(c[4], CELL, w->iter_p50);
+    rigor_fmt_time(c[5], CELL, w->iter_p95);
+    rigor_fmt_time(c[6], CELL, w->iter_p99);
+    rigor_fmt_time(c[7], CELL, w->iter_max);
+    rigor_fmt_percent(c[8], CELL, w->time.cv, 0);
+    rigor_fmt_percent(c[9], CELL, w->iter_cv, 0);
+    const char *cells[10];
+    for (int i = 0; i < 10; i++)
+      cells[i] = c[i];
+    rigor_table_add(t, cells);
+  }
+  return t;
+}
+
+static rigor_table_t *metrics_table(const rigor_exp_analysis_t *e, const rigor_row_t **rows) {
+  static const char *const h[] = {"variant", "point", "metric", "n", "median", "min"};
+  rigor_table_t *t = rigor_table_new("plugin metrics", 6, h);
+  for (size_t r = 0; t && r < e->n_rows; r++)
+    for (size_t m = 0; m < rows[r]->n_metrics; m++) {
+      const rigor_metric_summary_t *ms = &rows[r]->metrics[m];
+      char c[6][CELL];
+      snprintf(c[0], CELL, "%s", label_or(rows[r]->variant_label, "?"));
+      snprintf(c[1], CELL, "%s", label_or(rows[r]->point_label, "-"));
+      snprintf(c[2], CELL, "%s", ms->name);
+      snprintf(c[3], CELL, "%zu", ms->n);
+      rigor_fmt_number(c[4], CELL, ms->median);
+      rigor_fmt_number(c[5], CELL, ms->min);
+      const char *cells[6] = {c[0], c[1], c[2], c[3], c[4], c[5]};
+      rigor_table_add(t, cells);
+    }
+  return t;
+}
+
+static void join_effects(char *buf, size_t len, const double *x, size_t n, const char *prefix,
+                         const rigor_exp_analysis_t *e) {
+  buf[0] = '\0';
+  for (size_t i = 0; i < n; i++) {
+    char pct[32];
+    rigor_fmt_percent(pct, sizeof pct, x[i], 1);
+    size_t used = strlen(buf);
+    if (prefix)
+      snprintf(buf + used, len - used, "%s%s%zu %s", used ? ", " : "", prefix, i, pct);
+    else
+      snprintf(buf + used, len - used, "%safter %s %s", used ? ", " : "",
+               label_or(i < e->n_variants ? e->variants[i].label : NULL, "?"), pct);
+  }
+}
+
+static rigor_table_t *effects_table(const rigor_exp_analysis_t *e) {
+  static const char *const h[] = {"point",    "treatment", "position effect", "position spread",
+                                  "carryover", "carryover spread", "warning"};
+  rigor_table_t *t = rigor_table_new("design effects (run median / variant median - 1)", 7, h);
+  for (size_t d = 0; t && d < e->n_effects; d++) {
+    const rigor_design_effect_t *x = &e->effects[d];
+    char c[7][512];
+    snprintf(c[0], sizeof c[0], "%s", label_or(x->point_label, "-"));
+    rigor_fmt_percent(c[1], sizeof c[1], x->treatment_spread, 0);
+    join_effects(c[2], sizeof c[2], x->position, x->n_positions, "pos ", e);
+    rigor_fmt_percent(c[3], sizeof c[3], x->position_spread, 0);
+    if (x->has_carryover) {
+      join_effects(c[4], sizeof c[4], x->carryover, x->n_preceding, NULL, e);
+      rigor_fmt_percent(c[5], sizeof c[5], x->carryover_spread, 0);
+    } else {
+      snprintf(c[4], sizeof c[4], "-");
+      snprintf(c[5], sizeof c[5], "-");
+    }
+    snprintf(c[6], sizeof c[6], "%s%s%s", x->warn_position ? "position" : "",
+             x->warn_position && x->warn_carryover ? ", " : "",
+             x->warn_carryover ? "carryover" : "");
+    if (!c[6][0])
+      snprintf(c[6], sizeof c[6], "-");
+    const char *cells[7] = {c[0], c[1], c[2], c[3], c[4], c[5], c[6]};
+    rigor_table_add(t, cells);
+  }
+  return t;
+}
+
+static rigor_table_t *variance_table(const rigor_exp_analysis_t *e, const rigor_row_t **rows) {
+  static const char *const h[] = {"variant", "point",      "runs x cycles", "S1^2 (within)",
+                                  "S2^2 (between)", "T2^2", "95% CI",        "suggested cycles",
+                                  "suggested runs"};
+  rigor_table_t *t = rigor_table_new("variance components (Kalibera & Jones; seconds^2)", 9, h);
+  for (size_t r = 0; t && r < e->n_rows; r++) {
+    const rigor_row_t *w = rows[r];
+    if (!w->has_variance)
+      continue;
+    const rigor_variance_t *v = &w->variance;
+    char c[9][CELL];
+    snprintf(c[0], CELL, "%s", label_or(w->variant_label, "?"));
+    snprintf(c[1], CELL, "%s", label_or(w->point_label, "-"));
+    snprintf(c[2], CELL, "%zu x %zu", v->runs, v->cycles);
+    snprintf(c[3], CELL, "%.4g", v->s1_sq);
+    snprintf(c[4], CELL, "%.4g", v->s2_sq);
+    snprintf(c[5], CELL, "%.4g", v->t2_sq);
+    char hw[32];
+    rigor_fmt_percent(hw, sizeof hw, v->mean != 0 ? v->half_width / fabs(v->mean) : NAN, 0);
+    snprintf(c[6], CELL, "+-%s", hw);
+    if (w->suggest_runs) {
+      snprintf(c[7], CELL, "%u", w->suggest_cycles);
+      snprintf(c[8], CELL, "%u", w->suggest_runs);
+    } else {
+      snprintf(c[7], CELL, "-");
+      snprintf(c[8], CELL, "-");
+    }
+    const char *cells[9] = {c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8]};
+    rigor_table_add(t, cells);
+  }
+  return t;
+}
+
+size_t rigor_report_tables(const rigor_exp_analysis_t *e, rigor_by_t by, rigor_table_t **tables,
+                           size_t cap) {
+  const rigor_row_t **rows = ordered_rows(e, by);
+  if (!rows)
+    return 0;
+  rigor_table_t *all[] = {summary_table(e, rows),   runs_table(e),
+                          iterations_table(e, rows), metrics_table(e, rows),
+                          effects_table(e),          variance_table(e, rows)};
+  size_t n = 0;
+  for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
+    bool keep = all[i] && (i < 2 || all[i]->n_rows > 0) && n < cap;
+    if (keep)
+      tables[n++] = all[i];
+    else
+      rigor_table_free(all[i]);
+  }
+  free(rows);
+  return n;
+}
+
+static void note(json_t *notes, const char *fmt, ...) {
+  char buf[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  json_array_append_new(notes, json_string(buf));
+}
+
+json_t *rigor_report_notes(const rigor_analysis_t *a, const rigor_exp_analysis_t *e) {
+  json_t *notes = json_array();
+  for (size_t i = 0; i < a->n_sources; i++)
+    if (a->truncated[i] && a->sources[i] == e->source)
+      note(notes, "%s: the last line was truncated (a killed writer) and was skipped", e->source);
+  if (e->ignored_samples)
+    note(notes, "%zu samples of interrupted attempts (no run record) were ignored",
+         e->ignored_samples);
+  if (!e->record)
+    note(notes, "no experiment record: gate defaults apply and the design is unknown");
+  if (e->design && strcmp(e->design, "sequential") == 0 && e->n_variants > 1)
+    note(notes, "order is sequential: drift and warm-up fall on the variants unevenly");
+  if (e->incomplete_design)
+    note(notes, "the number of blocks is not a multiple of the square: balance is incomplete");
+  for (size_t d = 0; d < e->n_effects; d++) {
+    const rigor_design_effect_t *x = &e->effects[d];
+    if (x->warn_position)
+      note(notes,
+           "point %s: the position effect (spread %.2f%%) is as large as the differences between "
+           "variants (%.2f%%)",
+           label_or(x->point_label, "-"), x->position_spread * 100, x->treatment_spread * 100);
+    if (x->warn_carryover)
+      note(notes,
+           "point %s: the carryover effect (spread %.2f%%) is as large as the differences between "
+           "variants (%.2f%%)",
+           label_or(x->point_label, "-"), x->carryover_spread * 100, x->treatment_spread * 100);
+  }
+  for (size_t v = 0; v < e->n_variants; v++) {
+    size_t i;
+    json_t *r;
+    json_array_foreach(e->variants[v].reasons, i, r) {
+      note(notes, "%s: %s", label_or(e->variants[v].label, "?"), json_string_value(r));
+    }
+  }
+  return notes;
+}
+
+int rigor_report_write_tables(const rigor_analysis_t *a, rigor_format_t fmt, rigor_by_t by,
+                              FILE *out) {
+  for (size_t x = 0; x < a->n_exps; x++) {
+    const rigor_exp_analysis_t *e = &a->exps[x];
+    if (fmt == RIGOR_FORMAT_MD)
+      fprintf(out, "## experiment %s (%s)\n\n", e->name, e->source);
+    else if (fmt == RIGOR_FORMAT_CSV)
+      fprintf(out, "# experiment %s (%s)\n", e->name, e->source);
+    else
+      fprintf(out, "%sexperiment %s (%s)%s%s\n\n", x ? "\n" : "", e->name, e->source,
+              e->design ? ", order " : "", e->design ? e->design : "");
+    rigor_table_t *tables[8];
+    size_t n = rigor_report_tables(e, by, tables, 8);
+    for (size_t i = 0; i < n; i++) {
+      rigor_table_print(tables[i], fmt, out);
+      if (fmt != RIGOR_FORMAT_MD)
+        fputc('\n', out);
+      rigor_table_free(tables[i]);
+    }
+    json_t *notes = rigor_report_notes(a, e);
+    size_t i;
+    json_t *msg;
+    json_array_foreach(notes, i, msg) {
+      fprintf(out, fmt == RIGOR_FORMAT_MD ? "- %s\n" : fmt == RIGOR_FORMAT_CSV ? "# note: %s\n" : "note: %s\n",
+              json_string_value(msg));
+    }
+    json_decref(notes);
+  }
+  return ferror(out) ? RIGOR_EIO : 0;
+}
