@@ -1,0 +1,37 @@
+/* Writes rigor.result/1 files for the analysis tests. */
+#ifndef RIGOR_TEST_FIXTURE_H
+#define RIGOR_TEST_FIXTURE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "plan.h"
+
+typedef struct fx_spec {
+  const char *name;   /* experiment */
+  const char *design; /* schedule design */
+  uint32_t n_variants, n_blocks, cycles, points;
+  const char *cpu_model; /* identity.cpu.model */
+  const char *plugin_version;
+  double base_time;    /* seconds per operation */
+  double cv;           /* relative noise of each sample */
+  double slowdown;     /* applied to variant 1 (fraction) */
+  double first_cycle;  /* extra fraction on cycle 0 */
+  double position0;    /* extra fraction on position 0 */
+  double bytes;        /* per operation */
+  uint64_t seed;
+  const char *metric; /* a plugin metric recorded per sample, or NULL */
+  double metric_value;
+  int wrong_run;       /* run whose samples fail the check (run status invalid), or -1 */
+  int failed_run;      /* run that crashes after one cycle, or -1 */
+  int interrupted_run; /* run with an extra attempt 0 that has no run record, or -1 */
+  int iterations;      /* record per-iteration stats */
+  int raw_telemetry;   /* add telemetry_raw to run records */
+} fx_spec_t;
+
+void fx_defaults(fx_spec_t *s);
+/* Writes the file; the schedule is the cyclic square (b + j) mod n unless design is
+ * "sequential". Run 1 carries the low_clock flag. */
+void fx_write(const char *path, const fx_spec_t *s);
+
+#endif
