@@ -1,0 +1,160 @@
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "vf_class.h"
+#include "vf_line.h"
+
+static vf_line_status_t parse(const char *s, vf_line_t *l) {
+  return vf_line_parse(s, strlen(s), l);
+}
+
+static int span_eq(vf_span_t s, const char *lit) {
+  return s.len == strlen(lit) && memcmp(s.ptr, lit, s.len) == 0;
+}
+
+static void test_a5_line_with_id(void **state) {
+  (void)state;
+  vf_line_t l;
+  assert_int_equal(parse("[info] [00000745] (PC: 0x11bbe03c) SCALAR   : (Binary: 0x083dd2b8) (ID: "
+                         "000123) ADD_IMM  dtype:S64, XD:X30=0x204258, IMM:0x2b8, ",
+                         &l),
+                   VF_LINE_OK);
+  assert_int_equal(l.cycle, 745);
+  assert_int_equal(l.pc, 0x11bbe03c);
+  assert_int_equal(l.pipe, VF_PIPE_SCALAR);
+  assert_int_equal(l.binary, 0x083dd2b8);
+  assert_true(l.has_id);
+  assert_int_equal(l.id, 123);
+  assert_true(span_eq(l.mnemonic, "ADD_IMM"));
+  assert_true(span_eq(l.operands, "dtype:S64, XD:X30=0x204258, IMM:0x2b8,"));
+  assert_false(l.is_vf);
+}
+
+static void test_a2_line_without_id_and_operand_ids(void **state) {
+  (void)state;
+  vf_line_t l;
+  assert_int_equal(parse("[info] [00011691] (PC: 0x10f86088) SCALAR   : (Binary: 0x40c01000) "
+                         "WAIT_FLAG  PIPE:MTE2, TRIGGER PIPE:SCALAR, FLAG ID:0,",
+                         &l),
+                   VF_LINE_OK);
+  assert_false(l.has_id);
+  assert_true(span_eq(l.mnemonic, "WAIT_FLAG"));
+  assert_int_equal(vf_classify(l.pipe, l.mnemonic), VF_CLASS_SYNC);
+  assert_int_equal(parse("[00000184](PC: 0x10ce8008) VECTOR : (Binary: 0x80400000) MOVEMASK  "
+                         "XN:X0=0xffffffffffffffff, Id:415;",
+                         &l),
+                   VF_LINE_OK);
+  assert_false(l.has_id);
+  assert_int_equal(l.cycle, 184);
+  assert_int_equal(l.pipe, VF_PIPE_VECTOR);
+  assert_int_equal(vf_classify(l.pipe, l.mnemonic), VF_CLASS_OTHER);
+}
+
+static void test_legacy_function_style(void **state) {
+  (void)state;
+  vf_line_t l;
+  assert_int_equal(parse("[info] [00000181](PC: 0x10ce8000) SCALAR : (Binary: 0x07000001) "
+                         "scalar_mov_xd_imme16(x[0]= 0x1, imme16:0x1 )",
+                         &l),
+                   VF_LINE_OK);
+  assert_true(span_eq(l.mnemonic, "scalar_mov_xd_imme16"));
+  assert_true(span_eq(l.operands, "(x[0]= 0x1, imme16:0x1 )"));
+}
+
+static void test_vf_layouts(void **state) {
+  (void)state;
+  vf_line_t l;
+  assert_int_equal(parse("[info] [00001833] (PC: 0x10d0d104) PUSHQ    : (Binary: 0x15400000) (ID: "
+                         "000041) VF  addr: 0x10d0d200,instr_num: 0x54, vf_execute_time: 72, "
+                         "vf_real_execute_time: 60",
+                         &l),
+                   VF_LINE_OK);
+  assert_true(l.is_vf);
+  assert_int_equal(l.vf_fields,
+                   VF_FIELD_ADDR | VF_FIELD_INSTR_NUM | VF_FIELD_EXEC | VF_FIELD_REAL_EXEC);
+  assert_int_equal(l.vf_addr, 0x10d0d200);
+  assert_int_equal(l.vf_instr_num, 0x54);
+  assert_int_equal(l.vf_execute_time, 72);
+  assert_int_equal(l.vf_real_execute_time, 60);
+  assert_int_equal(parse("[info] [00002693] (PC: 0x10d0d204) PUSHQ    : (Binary: 0x15400000) (ID: "
+                         "000077) VF , vf_execute_time: 561, vf_real_execute_time: 540",
+                         &l),
+                   VF_LINE_OK);
+  assert_int_equal(l.vf_fields, VF_FIELD_EXEC | VF_FIELD_REAL_EXEC);
+  assert_int_equal(l.vf_execute_time, 561);
+  assert_int_equal(l.vf_real_execute_time, 540);
+  assert_int_equal(parse("[info] [00001761] (PC: 0x10d0d104) PUSHQ    : (Binary: 0x15400000) (ID: "
+                         "000041) VF  addr: 0x10d0d200,instr_num: 0x54,",
+                         &l),
+                   VF_LINE_OK);
+  assert_int_equal(l.vf_fields, VF_FIELD_ADDR | VF_FIELD_INSTR_NUM);
+  /* VF family members count; a VF mnemonic on another pipe does not. */
+  assert_int_equal(parse("[1] (PC: 0x1) PUSHQ : (Binary: 0x1) VF_PREFETCH  ,", &l), VF_LINE_OK);
+  assert_true(l.is_vf);
+  assert_int_equal(parse("[1] (PC: 0x1) VEC : (Binary: 0x1) VF  ,", &l), VF_LINE_OK);
+  assert_false(l.is_vf);
+  assert_int_equal(parse("[1] (PC: 0x1) PUSHQ : (Binary: 0x1) PUSH_PB", &l), VF_LINE_OK);
+  assert_false(l.is_vf);
+}
+
+static void test_malformed_kinds(void **state) {
+  (void)state;
+  vf_line_t l;
+  assert_int_equal(parse("   \r", &l), VF_LINE_BLANK);
+  assert_int_equal(parse("[info] [0000", &l), VF_LINE_NO_CYCLE);
+  assert_int_equal(parse("banner text", &l), VF_LINE_NO_CYCLE);
+  assert_int_equal(parse("[123456789012345678901234] (PC: 0x1) VEC : (Binary: 0x1) X", &l),
+                   VF_LINE_BAD_CYCLE);
+  assert_int_equal(parse("[1] PC: 0x1 VEC : (Binary: 0x1) X", &l), VF_LINE_NO_PC);
+  assert_int_equal(parse("[1] (PC: 0x1) VEC (Binary: 0x1) X", &l), VF_LINE_NO_PIPE);
+  assert_int_equal(parse("[1] (PC: 0x1) VEC : X", &l), VF_LINE_NO_BINARY);
+  assert_int_equal(parse("[1] (PC: 0x1) VEC : (Binary: 0x1) (ID: 12a) X", &l), VF_LINE_BAD_ID);
+  assert_int_equal(parse("[1] (PC: 0x1) VEC : (Binary: 0x1) (ID: 12) ", &l), VF_LINE_NO_MNEMONIC);
+  assert_int_equal(parse("[1] (PC: 0x1) PUSHQ : (Binary: 0x1) VF  vf_execute_time: x", &l),
+                   VF_LINE_BAD_VF_FIELD);
+  assert_int_equal(parse("[1] (PC: 0x1) PUSHQ : (Binary: 0x1) VF  instr_num: 0xzz", &l),
+                   VF_LINE_BAD_VF_FIELD);
+}
+
+static void test_never_reads_past_len(void **state) {
+  (void)state;
+  const char *full = "[info] [00000745] (PC: 0x11bbe03c) PUSHQ : (Binary: 0x1) (ID: 000123) VF  "
+                     "vf_execute_time: 72";
+  vf_line_t l;
+  for (size_t n = 0; n < strlen(full); n++) {
+    char buf[256];
+    memcpy(buf, full, n);
+    vf_line_status_t st = vf_line_parse(buf, n, &l);
+    assert_true(st < VF_LINE_KIND_COUNT);
+  }
+  assert_int_equal(vf_line_parse(full, strlen(full), &l), VF_LINE_OK);
+  assert_int_equal(l.vf_execute_time, 72);
+}
+
+static void test_classes(void **state) {
+  (void)state;
+  vf_span_t dma = {"DMA_MOV", 7}, vadd = {"VADD", 4}, setf = {"set_flag", 8}, nop = {"NOP_PIPE", 8};
+  assert_int_equal(vf_classify(VF_PIPE_MTE2, dma), VF_CLASS_LOAD);
+  assert_int_equal(vf_classify(VF_PIPE_MTE3, dma), VF_CLASS_STORE);
+  assert_int_equal(vf_classify(VF_PIPE_VEC, vadd), VF_CLASS_COMPUTE);
+  assert_int_equal(vf_classify(VF_PIPE_MTE2, setf), VF_CLASS_SYNC);
+  assert_int_equal(vf_classify(VF_PIPE_VEC, nop), VF_CLASS_OTHER);
+  assert_int_equal(vf_classify(VF_PIPE_SCALAR, vadd), VF_CLASS_OTHER);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_a5_line_with_id),
+      cmocka_unit_test(test_a2_line_without_id_and_operand_ids),
+      cmocka_unit_test(test_legacy_function_style),
+      cmocka_unit_test(test_vf_layouts),
+      cmocka_unit_test(test_malformed_kinds),
+      cmocka_unit_test(test_never_reads_past_len),
+      cmocka_unit_test(test_classes),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
