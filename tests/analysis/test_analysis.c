@@ -1,0 +1,424 @@
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "analysis.h"
+#include "fixture.h"
+#include "results.h"
+#include "rigor/plugin.h"
+
+#define DIR RIGOR_BINARY_DIR "/tests/analysis-data"
+
+#define assert_near(a, b, eps)                                                                     \
+  do {                                                                                             \
+    double a_ = (a), b_ = (b);                                                                     \
+    if (!(fabs(a_ - b_) <= (eps)))                                                                 \
+      fail_msg("%s = %.10g, expected %.10g", #a, a_, b_);                                          \
+  } while (0)
+
+/* Runs the rigor binary; returns its exit status, with stdout and stderr in *out. */
+static int run_rigor(const char *args, char **out) {
+  char cmd[2048];
+  snprintf(cmd, sizeof cmd, "%s %s 2>&1", RIGOR_EXE, args);
+  FILE *p = popen(cmd, "r");
+  assert_non_null(p);
+  size_t cap = 1 << 16, n = 0, got;
+  char *buf = malloc(cap);
+  while ((got = fread(buf + n, 1, cap - n - 1, p)) > 0) {
+    n += got;
+    if (cap - n < 4096)
+      buf = realloc(buf, cap *= 2);
+  }
+  buf[n] = '\0';
+  int status = pclose(p);
+  *out = buf;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void write_text(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fputs(text, f);
+  fclose(f);
+}
+
+static int setup(void **state) {
+  (void)state;
+  return system("mkdir -p " DIR);
+}
+
+#define REC(type, extra)                                                                           \
+  "{\"schema\":\"rigor.result/1\",\"type\":\"" type "\",\"experiment\":\"e\"" extra "}"
+
+static void test_reader_truncated_last_line(void **state) {
+  (void)state;
+  write_text(DIR "/trunc.jsonl", REC("experiment", "") "\n" REC("run", ",\"run\":0") "\n"
+                                                        "{\"schema\":\"rigor.result/1\",\"ty");
+  json_t *recs;
+  bool truncated;
+  char err[512] = "";
+  assert_int_equal(rigor_results_load(DIR "/trunc.jsonl", &recs, &truncated, err, sizeof err), 0);
+  assert_true(truncated);
+  assert_int_equal(json_array_size(recs), 2);
+  json_decref(recs);
+}
+
+static void test_reader_errors(void **state) {
+  (void)state;
+  write_text(DIR "/bad.jsonl", REC("experiment", "") "\n{\"schema\":\"rigor.result/1\",}\n" REC(
+                                   "run", ",\"run\":0") "\n");
+  json_t *recs;
+  bool truncated;
+  char err[512] = "";
+  assert_int_equal(rigor_results_load(DIR "/bad.jsonl", &recs, &truncated, err, sizeof err),
+                   RIGOR_EINVAL);
+  assert_string_equal(err, DIR "/bad.jsonl:2:28: string or '}' expected near '}'");
+  write_text(DIR "/schema.jsonl", "{\"schema\":\"other/2\",\"type\":\"run\"}\n");
+  assert_int_equal(rigor_results_load(DIR "/schema.jsonl", &recs, &truncated, err, sizeof err),
+                   RIGOR_EINVAL);
+  assert_string_equal(err, DIR "/schema.jsonl:1:1: unsupported schema 'other/2' (expected "
+                               "'rigor.result/1')");
+  assert_int_equal(rigor_results_load(DIR "/missing.jsonl", &recs, &truncated, err, sizeof err),
+                   RIGOR_ENOENT);
+  assert_string_equal(err, DIR "/missing.jsonl: cannot open results file: No such file or "
+                               "directory");
+}
+
+static const rigor_row_t *find_row(const rigor_exp_analysis_t *e, uint32_t v, uint32_t p) {
+  for (size_t r = 0; r < e->n_rows; r++)
+    if (e->rows[r].variant == v && e->rows[r].point == p)
+      return &e->rows[r];
+  return NULL;
+}
+
+static void test_analysis_rows_and_runs(void **state) {
+  (void)state;
+  fx_spec_t s;
+  fx_defaults(&s);
+  s.points = 2;
+  s.first_cycle = 0.10;
+  s.cv = 0;
+  s.wrong_run = 2;       /* block 1, position 0: variant 1 */
+  s.failed_run = 5;      /* block 2, position 1: variant 1 */
+  s.interrupted_run = 0; /* an attempt 0 with samples and no run record */
+  s.metric = "vf_total_cycles";
+  s.metric_value = 1234;
+  s.iterations = 1;
+  fx_write(DIR "/rows.jsonl", &s);
+  const char *paths[] = {DIR "/rows.jsonl"};
+  rigor_analysis_t *a;
+  char err[512];
+  assert_int_equal(rigor_analysis_load(paths, 1, &a, err, sizeof err), 0);
+  assert_int_equal(a->n_exps, 1);
+  rigor_exp_analysis_t *e = &a->exps[0];
+  assert_int_equal(e->n_runs, 8);
+  assert_int_equal(e->ignored_samples, 5);
+  const rigor_row_t *v0 = find_row(e, 0, 0), *v1 = find_row(e, 1, 0), *v0p1 = find_row(e, 0, 1);
+  assert_non_null(v0);
+  assert_non_null(v1);
+  assert_non_null(v0p1);
+  /* 4 ok runs x 5 cycles; cycle 0 is 10% slower, every other one exactly 100 us. */
+  assert_int_equal(v0->n, 20);
+  assert_near(v0->time.median, 100e-6, 1e-15);
+  assert_near(v0->time.max, 110e-6, 1e-15);
+  assert_near(v0->first_cycle_penalty, 0.10, 1e-9);
+  assert_near(v0->time.cv, sqrt(0.2 * 0.8) * 10e-6 / 102e-6, 1e-9);
+  assert_int_equal(v0->verdict, RIGOR_VERDICT_UNSTABLE); /* CV 7.8% > 5% */
+  assert_near(v0p1->time.median, 200e-6, 1e-15);
+  assert_string_equal(v0p1->point_label, "bytes=2048");
+  /* STREAM's best rate: bytes / min time with cycle 0 excluded. */
+  assert_near(v0->best_bytes_per_s, (1 << 20) / 100e-6, 1);
+  assert_near(v0->bytes_per_s, (1 << 20) / 100e-6, 1);
+  /* Variant 1: one invalid run (5 wrong samples) and one crashed run. */
+  assert_int_equal(v1->n_wrong, 5);
+  assert_int_equal(v1->n, 10);
+  assert_int_equal(v1->verdict, RIGOR_VERDICT_WRONG);
+  const rigor_variant_info_t *vi = &e->variants[1];
+  assert_int_equal(vi->status_count[RIGOR_RUN_OK], 2);
+  assert_int_equal(vi->status_count[RIGOR_RUN_INVALID], 1);
+  assert_int_equal(vi->status_count[RIGOR_RUN_CRASHED], 1);
+  assert_string_equal(json_string_value(json_array_get(vi->reasons, 1)),
+                      "run 5: crashed: SIGSEGV");
+  assert_int_equal(json_integer_value(json_object_get(e->variants[1].flags, "low_clock")), 1);
+  assert_int_equal(v0->n_metrics, 1);
+  assert_string_equal(v0->metrics[0].name, "vf_total_cycles");
+  assert_near(v0->metrics[0].median, 1234, 0);
+  assert_true(v0->has_iterations);
+  assert_int_equal(v0->iter_n, 80);
+  assert_near(v0->iter_cv, 0.03, 1e-12);
+  assert_near(v0->iter_p95, 1.2 * 100e-6, 1e-12);
+  assert_true(v0->has_variance);
+  assert_int_equal(v0->variance.runs, 4);
+  assert_int_equal(v0->variance.cycles, 5);
+  assert_near(v0->variance.s2_sq, 0, 1e-20);
+  rigor_analysis_free(a);
+}
+
+static void test_design_effects(void **state) {
+  (void)state;
+  fx_spec_t s;
+  fx_defaults(&s);
+  s.n_variants = 3;
+  s.n_blocks = 6;
+  s.design = "williams";
+  s.position0 = 0.08;
+  s.cv = 0.001;
+  s.slowdown = 0.01;
+  fx_write(DIR "/design.jsonl", &s);
+  const char *paths[] = {DIR "/design.jsonl"};
+  rigor_analysis_t *a;
+  char err[512];
+  assert_int_equal(rigor_analysis_load(paths, 1, &a, err, sizeof err), 0);
+  rigor_exp_analysis_t *e = &a->exps[0];
+  assert_int_equal(e->n_effects, 1);
+  const rigor_design_effect_t *d = &e->effects[0];
+  assert_int_equal(d->n_positions, 3);
+  /* Position 0 is 8% slower; each variant's median comes from a later position. */
+  assert_near(d->position[0], 0.08, 0.01);
+  assert_near(d->position[1], 0, 0.01);
+  assert_true(d->warn_position);
+  assert_true(d->has_carryover);
+  assert_near(d->treatment_spread, 0.01, 0.005);
+  rigor_analysis_free(a);
+  char *out;
+  assert_int_equal(run_rigor("report " DIR "/design.jsonl", &out), 0);
+  assert_non_null(strstr(out, "design effects"));
+  assert_non_null(strstr(out, "the position effect (spread"));
+  free(out);
+}
+
+static void test_report_formats(void **state) {
+  (void)state;
+  fx_spec_t s;
+  fx_defaults(&s);
+  s.failed_run = 3;
+  fx_write(DIR "/fmt.jsonl", &s);
+  char *out;
+  assert_int_equal(run_rigor("report " DIR "/fmt.jsonl", &out), 0);
+  assert_non_null(strstr(out, "experiment exp"));
+  assert_non_null(strstr(out, "stable"));
+  assert_non_null(strstr(out, "run 3: crashed: SIGSEGV"));
+  assert_non_null(strstr(out, "low_clock x1"));
+  free(out);
+  assert_int_equal(run_rigor("report --format md " DIR "/fmt.jsonl", &out), 0);
+  assert_non_null(strstr(out, "| variant | point | n | median |"));
+  free(out);
+  assert_int_equal(run_rigor("report --format csv --by point " DIR "/fmt.jsonl", &out), 0);
+  assert_non_null(strstr(out, "variant,point,n,median,P95,P99"));
+  assert_non_null(strstr(out, "v0,bytes=1024,20,"));
+  free(out);
+  assert_int_equal(run_rigor("report --format json -o " DIR "/fmt.json " DIR "/fmt.jsonl", &out),
+                   0);
+  free(out);
+  json_error_t jerr;
+  json_t *doc = json_load_file(DIR "/fmt.json", 0, &jerr);
+  assert_non_null(doc);
+  json_t *exp = json_array_get(json_object_get(doc, "experiments"), 0);
+  json_t *runs = json_object_get(exp, "runs");
+  assert_int_equal(json_array_size(runs), 8);
+  json_t *r0 = json_array_get(runs, 0), *r3 = json_array_get(runs, 3);
+  assert_true(json_is_true(json_object_get(r0, "ok")));
+  assert_true(json_is_true(json_object_get(r0, "exact")));
+  assert_int_equal(json_array_size(json_object_get(r0, "times")), 5);
+  assert_true(json_is_false(json_object_get(r3, "ok")));
+  assert_string_equal(json_string_value(json_object_get(r3, "reason")), "SIGSEGV");
+  json_t *row = json_array_get(json_object_get(exp, "rows"), 0);
+  assert_int_equal(json_integer_value(json_object_get(json_object_get(row, "time_s"), "n")), 20);
+  assert_string_equal(json_string_value(json_object_get(row, "verdict")), "stable");
+  json_decref(doc);
+  assert_int_equal(run_rigor("report --format xml " DIR "/fmt.jsonl", &out), 2);
+  assert_non_null(strstr(out, "unknown format 'xml'"));
+  free(out);
+  assert_int_equal(run_rigor("report " DIR "/nope.jsonl", &out), 2);
+  assert_non_null(strstr(out, "nope.jsonl: cannot open results file: No such file"));
+  free(out);
+}
+
+static void write_pair(const char *base, const char *cand, double slowdown, uint64_t seed) {
+  fx_spec_t s;
+  fx_defaults(&s);
+  s.cycles = 10;
+  s.cv = 0.01;
+  s.seed = seed;
+  fx_write(base, &s);
+  s.seed = seed + 1000;
+  s.slowdown = slowdown; /* variant 1 only */
+  fx_write(cand, &s);
+}
+
+static void test_compare_self_and_planted(void **state) {
+  (void)state;
+  write_pair(DIR "/base.jsonl", DIR "/cand.jsonl", 0.05, 7);
+  char *out;
+  assert_int_equal(run_rigor("compare " DIR "/base.jsonl " DIR "/base.jsonl", &out), 0);
+  assert_null(strstr(out, "slower"));
+  assert_null(strstr(out, "faster"));
+  assert_non_null(strstr(out, "no regression"));
+  free(out);
+  assert_int_equal(
+      run_rigor("compare --format json " DIR "/base.jsonl " DIR "/cand.jsonl", &out), 4);
+  json_error_t jerr;
+  json_t *doc = json_loads(out, 0, &jerr);
+  free(out);
+  assert_non_null(doc);
+  json_t *rows = json_object_get(doc, "rows");
+  assert_int_equal(json_array_size(rows), 2);
+  json_t *r0 = json_array_get(rows, 0), *r1 = json_array_get(rows, 1);
+  assert_string_equal(json_string_value(json_object_get(r0, "verdict")), "same");
+  assert_string_equal(json_string_value(json_object_get(r1, "verdict")), "slower");
+  assert_near(json_number_value(json_object_get(r1, "median_ratio")), 1.05, 0.01);
+  assert_true(json_number_value(json_object_get(r1, "ci_low")) > 1.02);
+  assert_true(json_number_value(json_object_get(r1, "p_holm")) < 0.001);
+  assert_true(json_is_true(json_object_get(doc, "regression")));
+  json_decref(doc);
+  assert_int_equal(run_rigor("compare " DIR "/cand.jsonl " DIR "/base.jsonl", &out), 0);
+  assert_non_null(strstr(out, "faster"));
+  free(out);
+  assert_int_equal(
+      run_rigor("compare --threshold 10% " DIR "/base.jsonl " DIR "/cand.jsonl", &out), 0);
+  assert_non_null(strstr(out, "within the 10.00% threshold"));
+  free(out);
+}
+
+/* A/A: 20 comparisons of independent files drawn from the same distribution. */
+static void test_compare_aa_false_positives(void **state) {
+  (void)state;
+  int false_positives = 0;
+  for (uint64_t k = 0; k < 20; k++) {
+    write_pair(DIR "/aa_base.jsonl", DIR "/aa_cand.jsonl", 0, 100 + k);
+    char *out;
+    int rc = run_rigor("compare " DIR "/aa_base.jsonl " DIR "/aa_cand.jsonl", &out);
+    false_positives += rc != 0 || strstr(out, "faster") != NULL;
+    free(out);
+  }
+  print_message("A/A: %d false positives in 20 comparisons\n", false_positives);
+  assert_int_equal(false_positives, 0);
+}
+
+static void test_compare_identity_invalid_unstable(void **state) {
+  (void)state;
+  fx_spec_t s;
+  fx_defaults(&s);
+  fx_write(DIR "/id_base.jsonl", &s);
+  s.cpu_model = "Other CPU 1";
+  s.plugin_version = "2.0";
+  s.seed = 2;
+  fx_write(DIR "/id_cand.jsonl", &s);
+  char *out;
+  assert_int_equal(run_rigor("compare " DIR "/id_base.jsonl " DIR "/id_cand.jsonl", &out), 0);
+  assert_non_null(strstr(out, "identity.cpu.model: \"Test CPU 9000\" -> \"Other CPU 1\""));
+  assert_non_null(strstr(out, "incomparable"));
+  assert_non_null(strstr(out, "plugin version 1.0 -> 2.0"));
+  assert_null(strstr(out, "hostname")); /* volatile members are not identity differences */
+  free(out);
+  assert_int_equal(run_rigor("compare --ignore-identity identity.cpu " DIR "/id_base.jsonl " DIR
+                             "/id_cand.jsonl",
+                             &out),
+                   0);
+  assert_null(strstr(out, "incomparable"));
+  free(out);
+  fx_defaults(&s);
+  s.wrong_run = 1;
+  fx_write(DIR "/wrong.jsonl", &s);
+  assert_int_equal(run_rigor("compare " DIR "/id_base.jsonl " DIR "/wrong.jsonl", &out), 0);
+  assert_non_null(strstr(out, "CAND: correctness failed in 5 samples"));
+  free(out);
+  fx_defaults(&s);
+  s.cv = 0.2;
+  fx_write(DIR "/noisy.jsonl", &s);
+  assert_int_equal(run_rigor("compare " DIR "/id_base.jsonl " DIR "/noisy.jsonl", &out), 0);
+  assert_non_null(strstr(out, "unstable"));
+  assert_non_null(strstr(out, "> 5.00%"));
+  free(out);
+}
+
+static void test_rounds(void **state) {
+  (void)state;
+  fx_spec_t s;
+  fx_defaults(&s);
+  s.n_variants = 1;
+  s.n_blocks = 1;
+  s.metric = "vf_total_cycles";
+  s.metric_value = 1000;
+  fx_write(DIR "/r1.jsonl", &s);
+  s.metric_value = 800;
+  fx_write(DIR "/r2.jsonl", &s);
+  s.wrong_run = 0;
+  s.metric_value = 10;
+  fx_write(DIR "/r3.jsonl", &s);
+  s.wrong_run = -1;
+  s.metric_value = 900;
+  fx_write(DIR "/r4.jsonl", &s);
+  char *out;
+  assert_int_equal(run_rigor("rounds --metric vf_total_cycles --format json " DIR "/r1.jsonl " DIR
+                             "/r2.jsonl " DIR "/r3.jsonl " DIR "/r4.jsonl",
+                             &out),
+                   0);
+  json_error_t jerr;
+  json_t *doc = json_loads(out, 0, &jerr);
+  free(out);
+  assert_non_null(doc);
+  json_t *r = json_object_get(doc, "rounds");
+  assert_int_equal(json_array_size(r), 4);
+  assert_near(json_number_value(json_object_get(json_array_get(r, 1), "speedup_vs_baseline")),
+              1.25, 1e-12);
+  assert_true(json_is_false(json_object_get(json_array_get(r, 2), "valid")));
+  assert_string_equal(json_string_value(json_object_get(json_array_get(r, 2), "reason")),
+                      "correctness failed in 5 samples");
+  json_t *r4 = json_array_get(r, 3);
+  assert_near(json_number_value(json_object_get(r4, "speedup_vs_previous")), 800.0 / 900, 1e-12);
+  assert_near(json_number_value(json_object_get(r4, "speedup_vs_baseline")), 1000.0 / 900, 1e-12);
+  assert_int_equal(json_integer_value(json_object_get(r4, "best_round")), 2);
+  json_decref(doc);
+  assert_int_equal(run_rigor("rounds " DIR "/r1.jsonl " DIR "/none.jsonl", &out), 0);
+  assert_non_null(strstr(out, "invalid: " DIR "/none.jsonl: cannot open results file"));
+  assert_non_null(strstr(out, "baseline"));
+  free(out);
+}
+
+static void test_large_file_speed(void **state) {
+  (void)state;
+  fx_spec_t s;
+  fx_defaults(&s);
+  s.n_variants = 4;
+  s.n_blocks = 25;
+  s.cycles = 100;
+  s.points = 10; /* 4 x 25 runs x 100 cycles x 10 points = 100,000 samples */
+  s.cv = 0.01;
+  fx_write(DIR "/large.jsonl", &s);
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  char *out;
+  assert_int_equal(run_rigor("report " DIR "/large.jsonl", &out), 0);
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+  print_message("report of 100,000 samples: %.3f s\n", secs);
+  assert_non_null(strstr(out, "v3"));
+  free(out);
+  assert_true(secs < 5);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_reader_truncated_last_line),
+      cmocka_unit_test(test_reader_errors),
+      cmocka_unit_test(test_analysis_rows_and_runs),
+      cmocka_unit_test(test_design_effects),
+      cmocka_unit_test(test_report_formats),
+      cmocka_unit_test(test_compare_self_and_planted),
+      cmocka_unit_test(test_compare_aa_false_positives),
+      cmocka_unit_test(test_compare_identity_invalid_unstable),
+      cmocka_unit_test(test_rounds),
+      cmocka_unit_test(test_large_file_speed),
+  };
+  return cmocka_run_group_tests(tests, setup, NULL);
+}
