@@ -40,7 +40,7 @@ _rigor() {
 
   case $prev in
     -o)
-      _filedir jsonl
+      _filedir
       return
       ;;
     --plugin-path)
@@ -48,11 +48,18 @@ _rigor() {
       return
       ;;
     --format)
-      if [[ $command == plugins ]]; then
-        COMPREPLY=($(compgen -W "text md" -- "$cur"))
-      else
-        COMPREPLY=($(compgen -W "text md csv json html" -- "$cur"))
-      fi
+      case $command in
+        plugins) COMPREPLY=($(compgen -W "text md" -- "$cur")) ;;
+        report) COMPREPLY=($(compgen -W "text md csv json html" -- "$cur")) ;;
+        *) COMPREPLY=($(compgen -W "text json" -- "$cur")) ;;
+      esac
+      return
+      ;;
+    --by)
+      COMPREPLY=($(compgen -W "variant point" -- "$cur"))
+      return
+      ;;
+    --threshold | --seed | --metric | --ignore-identity)
       return
       ;;
     --only)
@@ -79,31 +86,45 @@ _rigor() {
       ;;
     plan | validate | config)
       if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "--plugin-path --help" -- "$cur"))
+        local opts="--only --plugin-path --allow-external-extends --help"
+        [[ $command == plan ]] && opts+=" -o"
+        [[ $command == config ]] && opts+=" --canonical"
+        COMPREPLY=($(compgen -W "$opts" -- "$cur"))
       else
         _filedir '@(yaml|yml)'
       fi
       ;;
     plugins)
       if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "--format --names --plugin-path --help" -- "$cur"))
-      else
+        COMPREPLY=($(compgen -W "--format --names --plugin-path --allow-unsafe-plugin-path
+          --help" -- "$cur"))
+      elif ((cword == 2)); then
         COMPREPLY=($(compgen -W "$(_rigor_plugins "$rigor" "${path_args[@]}")" -- "$cur"))
       fi
       ;;
-    report | rounds)
+    report)
       if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "--format --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "--format -o --by --help" -- "$cur"))
       else
         _filedir jsonl
       fi
       ;;
     compare)
       if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "--help" -- "$cur"))
+        COMPREPLY=($(compgen -W "--threshold --format --ignore-identity --seed --help" -- "$cur"))
       else
         _filedir jsonl
       fi
+      ;;
+    rounds)
+      if [[ $cur == -* ]]; then
+        COMPREPLY=($(compgen -W "--metric --format --help" -- "$cur"))
+      else
+        _filedir jsonl
+      fi
+      ;;
+    check)
+      COMPREPLY=($(compgen -W "--format --help" -- "$cur"))
       ;;
     new-plugin)
       # NAME is free text; DIR is a folder.
