@@ -13,8 +13,9 @@ static void usage(FILE *to) {
 static void print_text(const json_t *checks) {
   size_t i, warnings = 0;
   const json_t *c;
-  json_array_foreach(checks, i, c) warnings +=
-      strcmp(json_string_value(json_object_get(c, "status")), "warn") == 0;
+  json_array_foreach(checks, i, c) {
+    warnings += strcmp(json_string_value(json_object_get(c, "status")), "warn") == 0;
+  }
   printf("rigor check: %zu checks, %zu warning%s\n", json_array_size(checks), warnings,
          warnings == 1 ? "" : "s");
   json_array_foreach(checks, i, c) {

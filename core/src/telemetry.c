@@ -512,9 +512,10 @@ int rigor_telemetry_flag_low_clock(const json_t *summaries, double threshold, bo
   json_array_foreach(summaries, i, summary) {
     const char *name;
     const json_t *stat;
-    if (json_is_object(summary))
-      json_object_foreach((json_t *)summary, name, stat) if (is_clock_signal(name))
-          json_object_set_new(signals, name, json_true());
+    if (!json_is_object(summary)) continue;
+    json_object_foreach((json_t *)summary, name, stat) {
+      if (is_clock_signal(name)) json_object_set_new(signals, name, json_true());
+    }
   }
   double *medians = malloc((runs ? runs : 1) * sizeof *medians);
   json_t *found = json_array();

@@ -22,8 +22,9 @@ static const char *const check_names[] = {"governor", "boost", "load", "busy_pro
 static const json_t *entry(const json_t *checks, const char *name) {
   size_t i;
   const json_t *c;
-  json_array_foreach(
-      checks, i, c) if (strcmp(json_string_value(json_object_get(c, "check")), name) == 0) return c;
+  json_array_foreach(checks, i, c) {
+    if (strcmp(json_string_value(json_object_get(c, "check")), name) == 0) return c;
+  }
   fail_msg("no check named %s", name);
   return NULL;
 }
