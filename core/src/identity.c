@@ -45,7 +45,7 @@ static json_t *governors_by_cpu(const char *root) {
   DIR *d = opendir(dir);
   json_t *groups = json_object();
   if (!d) return groups;
-  int cpus[4096], n = 0;
+  int cpus[4096] = {0}, n = 0;
   struct dirent *e;
   while ((e = readdir(d)) && n < 4096)
     if (cpu_dir_name(e->d_name, &cpus[n])) n++;
