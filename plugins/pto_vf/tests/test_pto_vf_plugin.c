@@ -26,8 +26,7 @@ typedef struct fixture {
 
 static int find_metric(const rigor_plugin_t *d, const char *name) {
   for (uint32_t i = 0; i < d->n_metrics; i++)
-    if (strcmp(d->metrics[i].name, name) == 0)
-      return (int)i;
+    if (strcmp(d->metrics[i].name, name) == 0) return (int)i;
   fail_msg("no metric %s", name);
   return -1;
 }
@@ -46,8 +45,13 @@ static void generate(fixture_t *fx, uint64_t scale, uint32_t malformed_every) {
   snprintf(sp, sizeof sp, "%s/core0.veccore0.instr_popped_log.dump", fx->dir);
   snprintf(ep, sizeof ep, "%s/core0.veccore0.instr_log.dump", fx->dir);
   FILE *s = fopen(sp, "w"), *e = fopen(ep, "w");
-  vf_gen_opts_t o = {.vf_count = 200, .with_ids = true, .noise_per_vf = 4, .seed = 5,
-                     .start_cycle = 100, .cycle_scale = scale, .malformed_every = malformed_every};
+  vf_gen_opts_t o = {.vf_count = 200,
+                     .with_ids = true,
+                     .noise_per_vf = 4,
+                     .seed = 5,
+                     .start_cycle = 100,
+                     .cycle_scale = scale,
+                     .malformed_every = malformed_every};
   assert_int_equal(vf_gen_write(s, e, &o, &fx->truth), 0);
   fclose(s);
   fclose(e);
@@ -60,8 +64,13 @@ static int setup(void **state) {
   snprintf(fx->dir, sizeof fx->dir, "/tmp/pto_vf_plugin_XXXXXX");
   assert_non_null(mkdtemp(fx->dir));
   generate(fx, 1, 0);
-  fx->p = (pto_vf_params_t){.trace_dir = fx->dir, .vec_core = "core0.veccore0", .preload = true,
-                            .runner_timeout = 60, .require_golden = true, .atol = -1, .rtol = -1,
+  fx->p = (pto_vf_params_t){.trace_dir = fx->dir,
+                            .vec_core = "core0.veccore0",
+                            .preload = true,
+                            .runner_timeout = 60,
+                            .require_golden = true,
+                            .atol = -1,
+                            .rtol = -1,
                             .malformed_threshold = 0.001};
   *state = fx;
   return 0;
@@ -92,12 +101,10 @@ static void drive(fixture_t *fx, int samples, outcome_t *out) {
   void *st = NULL;
   rigor_ctx_t *ctx = (rigor_ctx_t *)&fx->th;
   out->init_rc = fx->d->init(ctx, &fx->th.host, &fx->p, &points, &st, &out->work);
-  if (out->init_rc)
-    return;
+  if (out->init_rc) return;
   for (int i = 0; i < samples; i++) {
     out->prime_rc = fx->d->prime(ctx, st, &fx->p);
-    if (out->prime_rc)
-      break;
+    if (out->prime_rc) break;
     out->run_rc = fx->d->run(ctx, st, &fx->p, 2);
     memset(&out->check, 0, sizeof out->check);
     out->validate_rc = fx->d->validate(ctx, st, &fx->p, &out->check);
@@ -167,8 +174,7 @@ static void expect_invalid(fixture_t *fx, const char *reason) {
   assert_int_equal(o.prime_rc, 0);
   assert_int_equal(o.validate_rc, RIGOR_EVALIDATE);
   assert_true(o.check.wrong > 0);
-  if (!strstr(o.check.detail, reason))
-    fail_msg("detail '%s' lacks '%s'", o.check.detail, reason);
+  if (!strstr(o.check.detail, reason)) fail_msg("detail '%s' lacks '%s'", o.check.detail, reason);
   assert_true(metric(fx, &o, "sample_valid") == 0.0);
   assert_true(isnan(metric(fx, &o, "speedup_vs_baseline")));
 }
@@ -299,8 +305,7 @@ static void test_identity_and_exports(void **state) {
   int rows = 0, loads_in_src = 0;
   while (fgets(line, sizeof line, f)) {
     rows++;
-    if (strstr(line, ",MTE2,DMA_MOV,load,src,"))
-      loads_in_src++;
+    if (strstr(line, ",MTE2,DMA_MOV,load,src,")) loads_in_src++;
   }
   fclose(f);
   /* 200 VFs, 200 PUSH_PB and 4 noise instructions per VF, every one paired. */
@@ -310,8 +315,7 @@ static void test_identity_and_exports(void **state) {
   assert_non_null(f);
   int found = 0;
   while (fgets(line, sizeof line, f))
-    if (strncmp(line, "core0.veccore0,dst,store,", 25) == 0)
-      found = 1;
+    if (strncmp(line, "core0.veccore0,dst,store,", 25) == 0) found = 1;
   fclose(f);
   assert_true(found);
   f = fopen(json, "r");

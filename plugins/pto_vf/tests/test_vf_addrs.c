@@ -49,7 +49,8 @@ static void test_errors_name_the_line(void **state) {
   expect_error("[a]\naddr = \"0x10\"\n\n[b]\n",
                "device_addrs.toml:1: table [a] needs both addr and size_bytes");
   expect_error("addr = \"0x10\"\n", "device_addrs.toml:1: key outside a [buffer] table");
-  expect_error("[a]\nalign = 4\n", "device_addrs.toml:2: unknown key (expected addr or size_bytes)");
+  expect_error("[a]\nalign = 4\n",
+               "device_addrs.toml:2: unknown key (expected addr or size_bytes)");
   expect_error("[a]\naddr = \"0x10\"\nsize_bytes = 1\n[a]\n",
                "device_addrs.toml:4: duplicate table a");
   expect_error("[a b]\n", "device_addrs.toml:1: expected [name] with a bare name (letters, digits, "

@@ -56,8 +56,13 @@ static void assert_matches_truth(const vf_summary_t *s, const vf_gen_truth_t *t)
 }
 
 static void check_generated(bool ids, vf_gen_layout_t layout, uint32_t malformed_every) {
-  vf_gen_opts_t o = {.vf_count = 500, .with_ids = ids, .noise_per_vf = 6, .layout = layout,
-                     .malformed_every = malformed_every, .seed = 42, .start_cycle = 1000};
+  vf_gen_opts_t o = {.vf_count = 500,
+                     .with_ids = ids,
+                     .noise_per_vf = 6,
+                     .layout = layout,
+                     .malformed_every = malformed_every,
+                     .seed = 42,
+                     .start_cycle = 1000};
   mem_trace_t t = {0};
   generate(&o, &t);
   vf_summary_t s;
@@ -96,7 +101,10 @@ static void test_streaming_from_files(void **state) {
   snprintf(sp, sizeof sp, "%s/s.dump", dir);
   snprintf(ep, sizeof ep, "%s/e.dump", dir);
   FILE *s = fopen(sp, "w"), *e = fopen(ep, "w");
-  vf_gen_opts_t o = {.target_bytes = 3u << 20, .with_ids = true, .noise_per_vf = 4, .seed = 9,
+  vf_gen_opts_t o = {.target_bytes = 3u << 20,
+                     .with_ids = true,
+                     .noise_per_vf = 4,
+                     .seed = 9,
                      .malformed_every = 50};
   vf_gen_truth_t truth;
   assert_int_equal(vf_gen_write(s, e, &o, &truth), 0);
@@ -208,8 +216,7 @@ static void test_trace_set_missing_file(void **state) {
   fclose(f);
   vf_trace_set_t set;
   char err[512];
-  assert_int_equal(vf_trace_set_find(dir, "core0.veccore0", false, &set, err, sizeof err),
-                   -ENOENT);
+  assert_int_equal(vf_trace_set_find(dir, "core0.veccore0", false, &set, err, sizeof err), -ENOENT);
   assert_non_null(strstr(err, "trace file missing"));
   assert_non_null(strstr(err, "core0.veccore0.instr_log.dump"));
   assert_int_equal(vf_trace_set_find(dir, "core0.vec", false, &set, err, sizeof err), -ENOENT);
