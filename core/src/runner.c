@@ -334,7 +334,7 @@ static int run_one(runner_t *r, uint32_t k, uint32_t attempt) {
       .block = k / n,
       .position = k % n,
       .variant = variant,
-      .comm = NULL,
+      .comm = rigor_comm_single(),
       .out_fd = -1,
       .commands_allowed = r->opts->allow_commands,
   };
