@@ -188,7 +188,7 @@ int rigor_child_run(const rigor_child_args_t *a) {
   int n_cpus = 0;
   if (rigor_affinity_apply(json_object_get(env, "affinity"), c.ctx.cpus, 1024, &n_cpus, err,
                            sizeof err) < 0) {
-    c.ctx.host.error(&c.ctx, RIGOR_EINVAL, "environment.affinity: %s", err);
+    c.ctx.host.error(&c.ctx, RIGOR_EINVAL, "environment.%s", err);
     send_end(a, "failed", &c.ctx, NULL, NULL, NULL, NULL);
     return RIGOR_CHILD_FAILED;
   }

@@ -257,15 +257,9 @@ static json_t *run_spec(const runner_t *r, const rigor_child_args_t *a) {
   return spec;
 }
 
-static uint64_t env_pad_length(const rigor_experiment_t *e, uint32_t run, uint32_t attempt) {
-  rigor_rng_t rng;
-  rigor_rng_seed(&rng, e->order.seed ^ ((uint64_t)run << 20) ^ attempt ^ 0x5eedULL);
-  return rigor_rng_below(&rng, 4096);
-}
-
 static void append_outcome(runner_t *r, const rigor_child_args_t *a, const run_outcome_t *o,
                            const char *start, const char *end, double elapsed, json_t *noise,
-                           int64_t env_pad) {
+                           long env_pad) {
   const rigor_variant_t *v = &r->e->variants[a->variant];
   json_t *rec = json_object();
   json_object_set_new(rec, "schema", json_string(RIGOR_RESULT_SCHEMA));
@@ -356,25 +350,24 @@ static int run_one(runner_t *r, uint32_t k, uint32_t attempt) {
       append_outcome(r, &a, &o, start, end, 0, NULL, -1);
       return 0;
     }
-    noise_json = json_deep_copy(noise_cfg);
-    pid_t pids[256];
-    int np = rigor_noise_pids(noise, pids, 256);
-    json_t *pj = json_array();
-    for (int i = 0; i < np && i < 256; i++)
-      json_array_append_new(pj, json_integer(pids[i]));
-    json_object_set_new(noise_json, "pids", pj);
+    noise_json = rigor_noise_describe(noise);
   }
 
   const json_t *launcher = json_object_get(settings, "launcher");
   bool randomize = json_is_true(json_object_get(env, "randomize_env"));
-  int64_t env_pad = randomize ? (int64_t)env_pad_length(e, k, attempt) : -1;
+  char pad[RIGOR_ENV_PAD_MAX + 1];
+  size_t pad_len = 0;
+  if (randomize)
+    rigor_env_pad(e->order.seed, k, pad, sizeof pad, &pad_len);
+  long env_pad = randomize ? (long)pad_len : -1;
   int fd = -1;
   pid_t pid;
   rigor_spawn_t sp = {0};
   if (json_is_array(launcher) || randomize) {
     json_t *spec = run_spec(r, &a);
     pid = rigor_spawn_exec(r->opts->self_exe, spec, json_is_array(launcher) ? launcher : NULL,
-                           json_object_get(settings, "ranks"), env_pad, &sp, &fd, r->err,
+                           json_object_get(settings, "ranks"), randomize ? pad : NULL, &sp, &fd,
+                           r->err,
                            sizeof r->err);
     json_decref(spec);
   } else {

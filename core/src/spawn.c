@@ -24,7 +24,7 @@ static char *substitute(const char *tmpl, const char *ranks) {
 }
 
 pid_t rigor_spawn_exec(const char *self, const json_t *spec, const json_t *launcher,
-                       const json_t *ranks, int64_t env_pad, rigor_spawn_t *sp, int *read_fd,
+                       const json_t *ranks, const char *env_pad, rigor_spawn_t *sp, int *read_fd,
                        char *err, size_t errlen) {
   memset(sp, 0, sizeof *sp);
   sp->hold_fd = -1;
@@ -77,12 +77,6 @@ pid_t rigor_spawn_exec(const char *self, const json_t *spec, const json_t *launc
   argv[ac++] = strdup(launcher ? out_path : fdtext);
   if (launcher)
     argv[ac++] = strdup("--mpi");
-  char *pad = NULL;
-  if (env_pad >= 0) {
-    pad = malloc((size_t)env_pad + 1);
-    memset(pad, 'x', (size_t)env_pad);
-    pad[env_pad] = '\0';
-  }
   fflush(NULL);
   pid_t pid = fork();
   if (pid == 0) {
@@ -92,13 +86,12 @@ pid_t rigor_spawn_exec(const char *self, const json_t *spec, const json_t *launc
     signal(SIGTERM, SIG_DFL);
     signal(SIGPIPE, SIG_DFL);
     signal(SIGXFSZ, SIG_DFL);
-    if (pad)
-      setenv("RIGOR_ENV_PAD", pad, 1);
+    if (env_pad)
+      setenv("RIGOR_ENV_PAD", env_pad, 1);
     execvp(argv[0], argv);
     fprintf(stderr, "rigor: cannot execute %s: %s\n", argv[0], strerror(errno));
     _exit(127);
   }
-  free(pad);
   for (size_t i = 0; i < ac; i++)
     free(argv[i]);
   free(argv);

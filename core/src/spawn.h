@@ -15,10 +15,10 @@ typedef struct rigor_spawn {
 } rigor_spawn_t;
 
 /* Writes `spec` to a private file and starts `self __child SPEC ...`, behind the launcher's argv
- * ("{ranks}" replaced by `ranks`) when one is given. env_pad >= 0 adds RIGOR_ENV_PAD of that many
- * characters to the environment. Returns the pid (leader of its own process group) or -1. */
+ * ("{ranks}" replaced by `ranks`) when one is given. A non-NULL env_pad is exported as
+ * RIGOR_ENV_PAD. Returns the pid (leader of its own process group) or -1. */
 pid_t rigor_spawn_exec(const char *self, const json_t *spec, const json_t *launcher,
-                       const json_t *ranks, int64_t env_pad, rigor_spawn_t *sp, int *read_fd,
+                       const json_t *ranks, const char *env_pad, rigor_spawn_t *sp, int *read_fd,
                        char *err, size_t errlen);
 void rigor_spawn_cleanup(rigor_spawn_t *sp);
 
