@@ -16,8 +16,7 @@ int rigor_cmd_compare(int argc, char **argv) {
   size_t n_files = 0;
   bool json = false;
   int rc = RIGOR_EXIT_USAGE;
-  if (!ignore)
-    return RIGOR_EXIT_USAGE;
+  if (!ignore) return RIGOR_EXIT_USAGE;
   opts.ignore_identity = ignore;
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i];

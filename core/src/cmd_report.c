@@ -15,8 +15,7 @@ int rigor_cmd_report(int argc, char **argv) {
   const char *out_path = NULL;
   const char **files = calloc((size_t)argc, sizeof *files);
   size_t n_files = 0;
-  if (!files)
-    return RIGOR_EXIT_USAGE;
+  if (!files) return RIGOR_EXIT_USAGE;
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i];
     if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
@@ -87,8 +86,7 @@ int rigor_cmd_report(int argc, char **argv) {
   } else {
     rc = rigor_report_write_tables(a, fmt, by, out);
   }
-  if (out != stdout && fclose(out) != 0)
-    rc = -1;
+  if (out != stdout && fclose(out) != 0) rc = -1;
   rigor_analysis_free(a);
   if (rc) {
     fprintf(stderr, "rigor report: could not write the report%s%s\n", out_path ? " to " : "",

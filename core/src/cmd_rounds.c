@@ -12,8 +12,7 @@ int rigor_cmd_rounds(int argc, char **argv) {
   bool json = false;
   const char **files = calloc((size_t)argc, sizeof *files);
   size_t n = 0;
-  if (!files)
-    return RIGOR_EXIT_USAGE;
+  if (!files) return RIGOR_EXIT_USAGE;
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i];
     if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {

@@ -39,8 +39,7 @@ static bool ignored(const char *path, const rigor_compare_opts_t *o) {
     const char *dot = strchr(p, '.');
     size_t n = dot ? (size_t)(dot - p) : strlen(p);
     for (size_t k = 0; k < sizeof volatile_keys / sizeof *volatile_keys; k++)
-      if (strlen(volatile_keys[k]) == n && strncmp(p, volatile_keys[k], n) == 0)
-        return true;
+      if (strlen(volatile_keys[k]) == n && strncmp(p, volatile_keys[k], n) == 0) return true;
     p = dot ? dot + 1 : NULL;
   }
   return false;
@@ -58,8 +57,7 @@ static void flatten(const json_t *j, const char *prefix, json_t *out) {
     }
     return;
   }
-  if (!j)
-    return;
+  if (!j) return;
   char *text = json_dumps(j, JSON_ENCODE_ANY | JSON_COMPACT | JSON_SORT_KEYS);
   json_object_set_new(out, prefix, json_string(text ? text : "?"));
   free(text);
@@ -76,10 +74,8 @@ static void diff_objects(const json_t *a, const json_t *b, const char *prefix,
     json_t *v;
     json_object_foreach(both[side], k, v) {
       json_t *other = json_object_get(both[1 - side], k);
-      if (ignored(k, o) || (side == 1 && other))
-        continue;
-      if (other && json_equal(v, other))
-        continue;
+      if (ignored(k, o) || (side == 1 && other)) continue;
+      if (other && json_equal(v, other)) continue;
       const char *va = json_string_value(json_object_get(fa, k));
       const char *vb = json_string_value(json_object_get(fb, k));
       char line[1024];
@@ -120,10 +116,8 @@ static char *row_key(const rigor_exp_analysis_t *e, const rigor_row_t *w) {
 
 static void appendf(char *buf, size_t len, const char *fmt, ...) {
   size_t used = strlen(buf);
-  if (used + 2 >= len)
-    return;
-  if (used)
-    strcpy(buf + used, "; "), used += 2;
+  if (used + 2 >= len) return;
+  if (used) strcpy(buf + used, "; "), used += 2;
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(buf + used, len - used, fmt, ap);
@@ -151,8 +145,7 @@ static void workload_mismatch(const rigor_exp_analysis_t *eb, const rigor_row_t 
   }
   if (isfinite(b->bytes) && isfinite(c->bytes) && b->bytes != c->bytes)
     appendf(reason, len, "bytes per operation differ: %.0f -> %.0f", b->bytes, c->bytes);
-  if (isfinite(b->iters) && isfinite(c->iters) &&
-      (b->iters != c->iters || b->agg != c->agg))
+  if (isfinite(b->iters) && isfinite(c->iters) && (b->iters != c->iters || b->agg != c->agg))
     appendf(reason, len, "iters x agg differ: %.0f x %.0f -> %.0f x %.0f", b->iters, b->agg,
             c->iters, c->agg);
   if (b->window && c->window && strcmp(b->window, c->window) != 0)
@@ -161,10 +154,8 @@ static void workload_mismatch(const rigor_exp_analysis_t *eb, const rigor_row_t 
 
 static void side_problems(const rigor_row_t *w, const char *side, char *invalid, size_t ilen,
                           char *unstable, size_t ulen) {
-  if (w->n_wrong)
-    appendf(invalid, ilen, "%s: correctness failed in %zu samples", side, w->n_wrong);
-  if (w->n_invalid)
-    appendf(invalid, ilen, "%s: %zu invalid samples", side, w->n_invalid);
+  if (w->n_wrong) appendf(invalid, ilen, "%s: correctness failed in %zu samples", side, w->n_wrong);
+  if (w->n_invalid) appendf(invalid, ilen, "%s: %zu invalid samples", side, w->n_invalid);
   if (w->verdict == RIGOR_VERDICT_NO_DATA)
     appendf(unstable, ulen, "%s: no usable samples", side);
   else if (w->verdict == RIGOR_VERDICT_TOO_FEW)
@@ -186,8 +177,10 @@ static void experiment_notes(const rigor_exp_analysis_t *eb, const rigor_exp_ana
                "identity", o, c->identity_diffs);
   diff_objects(first_ok_plugin_identity(eb), first_ok_plugin_identity(ec), "plugin_identity", o,
                c->identity_diffs);
-  const char *vb = json_string_value(json_object_get(json_object_get(eb->record, "plugin"), "version"));
-  const char *vc = json_string_value(json_object_get(json_object_get(ec->record, "plugin"), "version"));
+  const char *vb =
+      json_string_value(json_object_get(json_object_get(eb->record, "plugin"), "version"));
+  const char *vc =
+      json_string_value(json_object_get(json_object_get(ec->record, "plugin"), "version"));
   char buf[512];
   if (vb && vc && strcmp(vb, vc) != 0) {
     snprintf(buf, sizeof buf, "%s: plugin version %s -> %s", eb->name, vb, vc);
@@ -212,8 +205,7 @@ static void experiment_notes(const rigor_exp_analysis_t *eb, const rigor_exp_ana
 
 static int push_row(rigor_comparison_t *c, const rigor_cmp_row_t *r) {
   rigor_cmp_row_t *rows = realloc(c->rows, (c->n_rows + 1) * sizeof *rows);
-  if (!rows)
-    return RIGOR_ENOMEM;
+  if (!rows) return RIGOR_ENOMEM;
   c->rows = rows;
   c->rows[c->n_rows++] = *r;
   return 0;
@@ -222,8 +214,7 @@ static int push_row(rigor_comparison_t *c, const rigor_cmp_row_t *r) {
 static void measure(rigor_cmp_row_t *r, const rigor_compare_opts_t *o) {
   const rigor_row_t *b = r->base, *c = r->cand;
   r->ratio = r->p95_ratio = r->ci_lo = r->ci_hi = r->p = r->p_holm = r->hl_shift = NAN;
-  if (!b || !c || !b->n || !c->n)
-    return;
+  if (!b || !c || !b->n || !c->n) return;
   r->ratio = c->time.median / b->time.median;
   r->p95_ratio = c->time.p95 / b->time.p95;
   rigor_stats_bootstrap_median_ratio(b->times, b->n, c->times, c->n, o->resamples, 0.95, o->seed,
@@ -310,8 +301,7 @@ static void decide(rigor_comparison_t *c, const rigor_compare_opts_t *o) {
   for (size_t i = 0; i < c->n_rows; i++) {
     rigor_cmp_row_t *r = &c->rows[i];
     r->p_holm = adj[i];
-    if (r->verdict != RIGOR_CMP_SAME)
-      continue;
+    if (r->verdict != RIGOR_CMP_SAME) continue;
     double change = r->ratio - 1;
     bool beyond = fabs(change) >= o->threshold;
     bool significant = r->p_holm < o->alpha;
@@ -321,8 +311,7 @@ static void decide(rigor_comparison_t *c, const rigor_compare_opts_t *o) {
       if ((r->p95_ratio - 1) * change < 0)
         appendf(r->reason, sizeof r->reason, "P95 moved the other way (%+.2f%%)",
                 (r->p95_ratio - 1) * 100);
-      if (r->verdict == RIGOR_CMP_SLOWER)
-        c->regression = true;
+      if (r->verdict == RIGOR_CMP_SLOWER) c->regression = true;
     } else if (!beyond) {
       appendf(r->reason, sizeof r->reason, "change within the %.2f%% threshold",
               o->threshold * 100);
@@ -336,19 +325,16 @@ static void decide(rigor_comparison_t *c, const rigor_compare_opts_t *o) {
 
 int rigor_compare(const rigor_analysis_t *base, const rigor_analysis_t *cand,
                   const rigor_compare_opts_t *opts, rigor_comparison_t **out) {
-  if (!base || !cand || !opts || !out)
-    return RIGOR_EINVAL;
+  if (!base || !cand || !opts || !out) return RIGOR_EINVAL;
   rigor_comparison_t *c = calloc(1, sizeof *c);
-  if (!c)
-    return RIGOR_ENOMEM;
+  if (!c) return RIGOR_ENOMEM;
   c->identity_diffs = json_array();
   c->notes = json_array();
   int rc = 0;
   for (size_t i = 0; !rc && i < base->n_exps; i++) {
     const rigor_exp_analysis_t *eb = &base->exps[i], *ec = NULL;
     for (size_t j = 0; j < cand->n_exps && !ec; j++)
-      if (strcmp(cand->exps[j].name, eb->name) == 0)
-        ec = &cand->exps[j];
+      if (strcmp(cand->exps[j].name, eb->name) == 0) ec = &cand->exps[j];
     if (!ec) {
       char buf[512];
       snprintf(buf, sizeof buf, "experiment %s is only in BASE", eb->name);
@@ -379,8 +365,7 @@ int rigor_compare(const rigor_analysis_t *base, const rigor_analysis_t *cand,
 }
 
 void rigor_comparison_free(rigor_comparison_t *c) {
-  if (!c)
-    return;
+  if (!c) return;
   free(c->rows);
   json_decref(c->identity_diffs);
   json_decref(c->notes);
@@ -396,18 +381,18 @@ json_t *rigor_comparison_json(const rigor_comparison_t *c, const rigor_compare_o
   for (size_t i = 0; i < c->n_rows; i++) {
     const rigor_cmp_row_t *r = &c->rows[i];
     json_array_append_new(
-        rows, json_pack("{s:s, s:s?, s:s?, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, "
-                        "s:o, s:o, s:o}",
-                        "experiment", r->experiment, "variant", r->variant_label, "point",
-                        r->point_label, "verdict", rigor_cmp_verdict_name(r->verdict), "reason",
-                        r->reason, "median_ratio", real(r->ratio), "p95_ratio",
-                        real(r->p95_ratio), "ci_low", real(r->ci_lo), "ci_high", real(r->ci_hi),
-                        "p", real(r->p), "p_holm", real(r->p_holm), "exact", r->exact,
-                        "hl_shift_s", real(r->hl_shift), "base_median_s",
-                        real(r->base ? r->base->time.median : NAN), "cand_median_s",
-                        real(r->cand ? r->cand->time.median : NAN), "base_cv",
-                        real(r->base ? r->base->time.cv : NAN), "cand_cv",
-                        real(r->cand ? r->cand->time.cv : NAN)));
+        rows,
+        json_pack("{s:s, s:s?, s:s?, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, "
+                  "s:o, s:o, s:o}",
+                  "experiment", r->experiment, "variant", r->variant_label, "point", r->point_label,
+                  "verdict", rigor_cmp_verdict_name(r->verdict), "reason", r->reason,
+                  "median_ratio", real(r->ratio), "p95_ratio", real(r->p95_ratio), "ci_low",
+                  real(r->ci_lo), "ci_high", real(r->ci_hi), "p", real(r->p), "p_holm",
+                  real(r->p_holm), "exact", r->exact, "hl_shift_s", real(r->hl_shift),
+                  "base_median_s", real(r->base ? r->base->time.median : NAN), "cand_median_s",
+                  real(r->cand ? r->cand->time.median : NAN), "base_cv",
+                  real(r->base ? r->base->time.cv : NAN), "cand_cv",
+                  real(r->cand ? r->cand->time.cv : NAN)));
   }
   return json_pack("{s:s, s:o, s:o, s:b, s:O, s:O, s:o}", "schema", "rigor.compare/1", "threshold",
                    json_real(o->threshold), "alpha", json_real(o->alpha), "regression",
@@ -415,11 +400,10 @@ json_t *rigor_comparison_json(const rigor_comparison_t *c, const rigor_compare_o
                    "rows", rows);
 }
 
-void rigor_comparison_print(const rigor_comparison_t *c, const rigor_compare_opts_t *o,
-                            FILE *out) {
-  static const char *const h[] = {"experiment", "variant",  "point",    "base median",
-                                  "cand median", "ratio",   "P95 ratio", "95% CI",
-                                  "p (Holm)",    "HL shift", "verdict",  "why"};
+void rigor_comparison_print(const rigor_comparison_t *c, const rigor_compare_opts_t *o, FILE *out) {
+  static const char *const h[] = {"experiment",  "variant",  "point",     "base median",
+                                  "cand median", "ratio",    "P95 ratio", "95% CI",
+                                  "p (Holm)",    "HL shift", "verdict",   "why"};
   rigor_table_t *t = rigor_table_new("", 12, h);
   for (size_t i = 0; t && i < c->n_rows; i++) {
     const rigor_cmp_row_t *r = &c->rows[i];
@@ -432,8 +416,7 @@ void rigor_comparison_print(const rigor_comparison_t *c, const rigor_compare_opt
     rigor_fmt_percent(s[5], sizeof s[5], r->ratio - 1, 1);
     rigor_fmt_percent(s[6], sizeof s[6], r->p95_ratio - 1, 1);
     if (isfinite(r->ci_lo))
-      snprintf(s[7], sizeof s[7], "[%+.2f%%, %+.2f%%]", (r->ci_lo - 1) * 100,
-               (r->ci_hi - 1) * 100);
+      snprintf(s[7], sizeof s[7], "[%+.2f%%, %+.2f%%]", (r->ci_lo - 1) * 100, (r->ci_hi - 1) * 100);
     else
       snprintf(s[7], sizeof s[7], "-");
     if (isfinite(r->p_holm))
@@ -457,8 +440,7 @@ void rigor_comparison_print(const rigor_comparison_t *c, const rigor_compare_opt
     json_array_foreach(c->identity_diffs, i, m) fprintf(out, "  %s\n", json_string_value(m));
     fputc('\n', out);
   }
-  if (t)
-    rigor_table_print(t, RIGOR_FORMAT_TEXT, out);
+  if (t) rigor_table_print(t, RIGOR_FORMAT_TEXT, out);
   rigor_table_free(t);
   json_array_foreach(c->notes, i, m) fprintf(out, "note: %s\n", json_string_value(m));
   fprintf(out, "threshold %.2f%%, alpha %.2g (Holm); %s\n", o->threshold * 100, o->alpha,

@@ -19,10 +19,10 @@ typedef enum {
 const char *rigor_cmp_verdict_name(rigor_cmp_verdict_t v);
 
 typedef struct rigor_compare_opts {
-  double threshold;   /* smallest relative change that counts; default 0.02 */
-  double alpha;       /* family-wise level after Holm; default 0.05 */
-  uint64_t seed;      /* bootstrap seed */
-  uint32_t resamples; /* bootstrap resamples; default 2000 */
+  double threshold;                   /* smallest relative change that counts; default 0.02 */
+  double alpha;                       /* family-wise level after Holm; default 0.05 */
+  uint64_t seed;                      /* bootstrap seed */
+  uint32_t resamples;                 /* bootstrap resamples; default 2000 */
   const char *const *ignore_identity; /* dotted identity paths (prefixes) not to compare */
   size_t n_ignore;
 } rigor_compare_opts_t;

@@ -14,27 +14,24 @@ static const char *label_or(const char *s, const char *fallback) {
 
 static int cmp_by_point(const void *x, const void *y) {
   const rigor_row_t *a = *(const rigor_row_t *const *)x, *b = *(const rigor_row_t *const *)y;
-  if (a->point != b->point)
-    return (a->point > b->point) - (a->point < b->point);
+  if (a->point != b->point) return (a->point > b->point) - (a->point < b->point);
   return (a->variant > b->variant) - (a->variant < b->variant);
 }
 
 /* Rows in report order: the analysis keeps them by variant; --by point regroups them. */
 static const rigor_row_t **ordered_rows(const rigor_exp_analysis_t *e, rigor_by_t by) {
   const rigor_row_t **rows = malloc((e->n_rows ? e->n_rows : 1) * sizeof *rows);
-  if (!rows)
-    return NULL;
+  if (!rows) return NULL;
   for (size_t r = 0; r < e->n_rows; r++)
     rows[r] = &e->rows[r];
-  if (by == RIGOR_BY_POINT)
-    qsort(rows, e->n_rows, sizeof *rows, cmp_by_point);
+  if (by == RIGOR_BY_POINT) qsort(rows, e->n_rows, sizeof *rows, cmp_by_point);
   return rows;
 }
 
 static rigor_table_t *summary_table(const rigor_exp_analysis_t *e, const rigor_row_t **rows) {
-  static const char *const h[] = {"variant", "point",   "n",         "median", "P95",   "P99",
-                                  "mean",    "sd",      "CV",        "min",    "max",   "1st-cycle",
-                                  "rate",    "busbw",   "best MB/s", "#wrong", "verdict"};
+  static const char *const h[] = {"variant", "point", "n",         "median", "P95",    "P99",
+                                  "mean",    "sd",    "CV",        "min",    "max",    "1st-cycle",
+                                  "rate",    "busbw", "best MB/s", "#wrong", "verdict"};
   rigor_table_t *t = rigor_table_new("statistics per variant and point (time per operation)",
                                      sizeof h / sizeof *h, h);
   for (size_t r = 0; t && r < e->n_rows; r++) {
@@ -89,8 +86,7 @@ static rigor_table_t *runs_table(const rigor_exp_analysis_t *e) {
       snprintf(f + used, CELL * 4 - used, "%s%s x%lld", used ? ", " : "", key,
                (long long)json_integer_value(val));
     }
-    if (!f[0])
-      snprintf(f, CELL, "-");
+    if (!f[0]) snprintf(f, CELL, "-");
     const char *cells[RIGOR_RUN_STATUS_COUNT + 2];
     for (int i = 0; i < RIGOR_RUN_STATUS_COUNT + 2; i++)
       cells[i] = c[i];
@@ -107,8 +103,7 @@ static rigor_table_t *iterations_table(const rigor_exp_analysis_t *e, const rigo
                                      10, h);
   for (size_t r = 0; t && r < e->n_rows; r++) {
     const rigor_row_t *w = rows[r];
-    if (!w->has_iterations)
-      continue;
+    if (!w->has_iterations) continue;
     char c[10][CELL];
     snprintf(c[0], CELL, "%s", label_or(w->variant_label, "?"));
     snprintf(c[1], CELL, "%s", label_or(w->point_label, "-"));
@@ -163,8 +158,9 @@ static void join_effects(char *buf, size_t len, const double *x, size_t n, const
 }
 
 static rigor_table_t *effects_table(const rigor_exp_analysis_t *e) {
-  static const char *const h[] = {"point",    "treatment", "position effect", "position spread",
-                                  "carryover", "carryover spread", "warning"};
+  static const char *const h[] = {"point",           "treatment", "position effect",
+                                  "position spread", "carryover", "carryover spread",
+                                  "warning"};
   rigor_table_t *t = rigor_table_new("design effects (run median / variant median - 1)", 7, h);
   for (size_t d = 0; t && d < e->n_effects; d++) {
     const rigor_design_effect_t *x = &e->effects[d];
@@ -183,8 +179,7 @@ static rigor_table_t *effects_table(const rigor_exp_analysis_t *e) {
     snprintf(c[6], sizeof c[6], "%s%s%s", x->warn_position ? "position" : "",
              x->warn_position && x->warn_carryover ? ", " : "",
              x->warn_carryover ? "carryover" : "");
-    if (!c[6][0])
-      snprintf(c[6], sizeof c[6], "-");
+    if (!c[6][0]) snprintf(c[6], sizeof c[6], "-");
     const char *cells[7] = {c[0], c[1], c[2], c[3], c[4], c[5], c[6]};
     rigor_table_add(t, cells);
   }
@@ -192,14 +187,13 @@ static rigor_table_t *effects_table(const rigor_exp_analysis_t *e) {
 }
 
 static rigor_table_t *variance_table(const rigor_exp_analysis_t *e, const rigor_row_t **rows) {
-  static const char *const h[] = {"variant", "point",      "runs x cycles", "S1^2 (within)",
-                                  "S2^2 (between)", "T2^2", "95% CI",        "suggested cycles",
+  static const char *const h[] = {"variant",        "point", "runs x cycles", "S1^2 (within)",
+                                  "S2^2 (between)", "T2^2",  "95% CI",        "suggested cycles",
                                   "suggested runs"};
   rigor_table_t *t = rigor_table_new("variance components (Kalibera & Jones; seconds^2)", 9, h);
   for (size_t r = 0; t && r < e->n_rows; r++) {
     const rigor_row_t *w = rows[r];
-    if (!w->has_variance)
-      continue;
+    if (!w->has_variance) continue;
     const rigor_variance_t *v = &w->variance;
     char c[9][CELL];
     snprintf(c[0], CELL, "%s", label_or(w->variant_label, "?"));
@@ -227,11 +221,9 @@ static rigor_table_t *variance_table(const rigor_exp_analysis_t *e, const rigor_
 size_t rigor_report_tables(const rigor_exp_analysis_t *e, rigor_by_t by, rigor_table_t **tables,
                            size_t cap) {
   const rigor_row_t **rows = ordered_rows(e, by);
-  if (!rows)
-    return 0;
-  rigor_table_t *all[] = {summary_table(e, rows),   runs_table(e),
-                          iterations_table(e, rows), metrics_table(e, rows),
-                          effects_table(e),          variance_table(e, rows)};
+  if (!rows) return 0;
+  rigor_table_t *all[] = {summary_table(e, rows), runs_table(e),    iterations_table(e, rows),
+                          metrics_table(e, rows), effects_table(e), variance_table(e, rows)};
   size_t n = 0;
   for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
     bool keep = all[i] && (i < 2 || all[i]->n_rows > 0) && n < cap;
@@ -305,15 +297,17 @@ int rigor_report_write_tables(const rigor_analysis_t *a, rigor_format_t fmt, rig
     size_t n = rigor_report_tables(e, by, tables, 8);
     for (size_t i = 0; i < n; i++) {
       rigor_table_print(tables[i], fmt, out);
-      if (fmt != RIGOR_FORMAT_MD)
-        fputc('\n', out);
+      if (fmt != RIGOR_FORMAT_MD) fputc('\n', out);
       rigor_table_free(tables[i]);
     }
     json_t *notes = rigor_report_notes(a, e);
     size_t i;
     json_t *msg;
     json_array_foreach(notes, i, msg) {
-      fprintf(out, fmt == RIGOR_FORMAT_MD ? "- %s\n" : fmt == RIGOR_FORMAT_CSV ? "# note: %s\n" : "note: %s\n",
+      fprintf(out,
+              fmt == RIGOR_FORMAT_MD    ? "- %s\n"
+              : fmt == RIGOR_FORMAT_CSV ? "# note: %s\n"
+                                        : "note: %s\n",
               json_string_value(msg));
     }
     json_decref(notes);

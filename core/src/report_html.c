@@ -43,8 +43,7 @@ static void table_html(const rigor_table_t *t, FILE *out) {
     fputs("<th>", out);
     esc(out, t->headers[c]);
     fputs("</th>", out);
-    if (strcmp(t->headers[c], "verdict") == 0)
-      verdict_col = c;
+    if (strcmp(t->headers[c], "verdict") == 0) verdict_col = c;
   }
   fputs("</tr>\n", out);
   for (size_t r = 0; r < t->n_rows; r++) {
@@ -103,20 +102,19 @@ static void distribution_svg(const rigor_exp_analysis_t *e, uint32_t point, FILE
       strips++;
       label = e->rows[r].point_label;
     }
-  if (!strips)
-    return;
+  if (!strips) return;
   axis_range(&lo, &hi);
   int strip_h = 36, h = TOP + (int)strips * strip_h + BOTTOM;
   fputs("<h4>distribution, point ", out);
   esc(out, label ? label : "-");
-  fprintf(out, "</h4>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-               "class=\"chart\">\n",
+  fprintf(out,
+          "</h4>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+          "class=\"chart\">\n",
           W, h);
   size_t k = 0;
   for (size_t r = 0; r < e->n_rows; r++) {
     const rigor_row_t *w = &e->rows[r];
-    if (w->point != point || !w->n)
-      continue;
+    if (w->point != point || !w->n) continue;
     double y = TOP + (double)k * strip_h + strip_h / 2.0;
     fprintf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">", LEFT - 8, y + 4);
     esc(out, w->variant_label ? w->variant_label : "?");
@@ -155,22 +153,22 @@ static void position_svg(const rigor_exp_analysis_t *e, uint32_t point, FILE *ou
         max_cycle = e->rows[r].cycle_of[i] > max_cycle ? e->rows[r].cycle_of[i] : max_cycle;
         any = true;
       }
-  if (!any)
-    return;
+  if (!any) return;
   for (size_t r = 0; r < e->n_rows; r++)
     if (e->rows[r].point == point)
       for (size_t i = 0; i < e->rows[r].n; i++)
-        max_x = fmax(max_x, (double)e->rows[r].run_of[i] * (max_cycle + 1) + e->rows[r].cycle_of[i]);
+        max_x =
+            fmax(max_x, (double)e->rows[r].run_of[i] * (max_cycle + 1) + e->rows[r].cycle_of[i]);
   axis_range(&lo, &hi);
   int h = TOP + PLOT_H + BOTTOM;
-  fprintf(out, "<h4>cycle by execution position</h4>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
-               "width=\"%d\" height=\"%d\" class=\"chart\">\n",
+  fprintf(out,
+          "<h4>cycle by execution position</h4>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
+          "width=\"%d\" height=\"%d\" class=\"chart\">\n",
           W, h);
   double x_lo = -0.5, x_hi = max_x + 0.5;
   for (size_t r = 0; r < e->n_rows; r++) {
     const rigor_row_t *w = &e->rows[r];
-    if (w->point != point)
-      continue;
+    if (w->point != point) continue;
     size_t stride = w->n > 4000 ? w->n / 4000 : 1;
     for (size_t i = 0; i < w->n; i += stride) {
       double x = (double)w->run_of[i] * (max_cycle + 1) + w->cycle_of[i];
@@ -186,8 +184,8 @@ static void position_svg(const rigor_exp_analysis_t *e, uint32_t point, FILE *ou
     fprintf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", LEFT - 8,
             TOP + PLOT_H - (double)k / 4 * PLOT_H + 4, buf);
   }
-  fprintf(out, "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"#000\"/>\n", LEFT,
-          W - RIGHT, TOP + PLOT_H, TOP + PLOT_H);
+  fprintf(out, "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"#000\"/>\n", LEFT, W - RIGHT,
+          TOP + PLOT_H, TOP + PLOT_H);
   x_ticks(out, x_lo, x_hi, TOP + PLOT_H, false);
   fputs("</svg>\n<p class=\"legend\">x: run x cycles + cycle (execution order); colour: "
         "variant</p>\n",
@@ -219,8 +217,9 @@ static void telemetry_svg(const rigor_exp_analysis_t *e, FILE *out) {
         axis_range(&lo, &hi);
         fputs("<h4>telemetry: ", out);
         esc(out, name);
-        fprintf(out, "</h4>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-                     "class=\"chart\">\n",
+        fprintf(out,
+                "</h4>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+                "class=\"chart\">\n",
                 W, TOP + PLOT_H + BOTTOM);
       }
       double offset = 0;
@@ -232,8 +231,7 @@ static void telemetry_svg(const rigor_exp_analysis_t *e, FILE *out) {
         json_array_foreach(raw, i, s) {
           double t = json_number_value(json_object_get(s, "t")) + offset;
           json_t *v = json_object_get(s, name);
-          if (!json_is_number(v))
-            continue;
+          if (!json_is_number(v)) continue;
           double y = json_number_value(v);
           run_end = fmax(run_end, t);
           if (pass == 0) {
@@ -241,8 +239,8 @@ static void telemetry_svg(const rigor_exp_analysis_t *e, FILE *out) {
             hi = fmax(hi, y);
           } else {
             fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"1.5\" fill=\"%s\"/>\n",
-                    sx(t, 0, t_hi > 0 ? t_hi : 1),
-                    TOP + PLOT_H - (y - lo) / (hi - lo) * PLOT_H, COLOR(e->runs[k].variant));
+                    sx(t, 0, t_hi > 0 ? t_hi : 1), TOP + PLOT_H - (y - lo) / (hi - lo) * PLOT_H,
+                    COLOR(e->runs[k].variant));
           }
         }
         offset = run_end;

@@ -8,10 +8,9 @@ static json_t *real(double v) {
 }
 
 static json_t *summary_json(const rigor_summary_t *s) {
-  return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "n", (json_int_t)s->n,
-                   "median", real(s->median), "p95", real(s->p95), "p99", real(s->p99), "mean",
-                   real(s->mean), "sd", real(s->sd), "cv", real(s->cv), "min", real(s->min), "max",
-                   real(s->max));
+  return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "n", (json_int_t)s->n, "median",
+                   real(s->median), "p95", real(s->p95), "p99", real(s->p99), "mean", real(s->mean),
+                   "sd", real(s->sd), "cv", real(s->cv), "min", real(s->min), "max", real(s->max));
 }
 
 static json_t *row_json(const rigor_row_t *w) {
@@ -27,8 +26,7 @@ static json_t *row_json(const rigor_row_t *w) {
       real(w->cv_max), "wrong", (json_int_t)w->n_wrong, "too_short", (json_int_t)w->n_too_short,
       "invalid", (json_int_t)w->n_invalid, "gate_min_samples", json_integer(w->min_samples),
       "samples", (json_int_t)w->n, "verdict", rigor_verdict_name(w->verdict));
-  if (!row)
-    return NULL;
+  if (!row) return NULL;
   if (w->has_iterations)
     json_object_set_new(row, "iterations",
                         json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o}", "n", (json_int_t)w->iter_n,
@@ -43,14 +41,13 @@ static json_t *row_json(const rigor_row_t *w) {
   json_object_set_new(row, "metrics", metrics);
   if (w->has_variance) {
     const rigor_variance_t *v = &w->variance;
-    json_object_set_new(row, "variance",
-                        json_pack("{s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:I}", "runs",
-                                  (json_int_t)v->runs, "cycles", (json_int_t)v->cycles, "mean",
-                                  real(v->mean), "s1_sq", real(v->s1_sq), "s2_sq", real(v->s2_sq),
-                                  "t2_sq", real(v->t2_sq), "half_width", real(v->half_width),
-                                  "level", real(v->level), "suggest_cycles",
-                                  (json_int_t)w->suggest_cycles, "suggest_runs",
-                                  (json_int_t)w->suggest_runs));
+    json_object_set_new(
+        row, "variance",
+        json_pack("{s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:I}", "runs", (json_int_t)v->runs,
+                  "cycles", (json_int_t)v->cycles, "mean", real(v->mean), "s1_sq", real(v->s1_sq),
+                  "s2_sq", real(v->s2_sq), "t2_sq", real(v->t2_sq), "half_width",
+                  real(v->half_width), "level", real(v->level), "suggest_cycles",
+                  (json_int_t)w->suggest_cycles, "suggest_runs", (json_int_t)w->suggest_runs));
   }
   return row;
 }
@@ -71,10 +68,10 @@ static json_t *runs_json(const rigor_exp_analysis_t *e) {
     for (size_t i = 0; i < e->n_rows; i++)
       for (size_t j = 0; j < e->rows[i].n; j++)
         if (e->rows[i].run_of[j] == r->run && r->status == RIGOR_RUN_OK)
-          json_array_append_new(times, json_pack("{s:I, s:I, s:o}", "point",
-                                                 (json_int_t)e->rows[i].point, "cycle",
-                                                 (json_int_t)e->rows[i].cycle_of[j], "time_s",
-                                                 real(e->rows[i].times[j])));
+          json_array_append_new(times,
+                                json_pack("{s:I, s:I, s:o}", "point", (json_int_t)e->rows[i].point,
+                                          "cycle", (json_int_t)e->rows[i].cycle_of[j], "time_s",
+                                          real(e->rows[i].times[j])));
     const char *label = r->variant < e->n_variants ? e->variants[r->variant].label : NULL;
     json_array_append_new(
         runs, json_pack("{s:I, s:I, s:I, s:I, s:I, s:s?, s:s, s:s?, s:b, s:b, s:I, s:I, s:o}",
@@ -97,10 +94,10 @@ static json_t *variants_json(const rigor_exp_analysis_t *e) {
     for (int s = 0; s < RIGOR_RUN_STATUS_COUNT; s++)
       json_object_set_new(counts, rigor_run_status_names[s],
                           json_integer((json_int_t)vi->status_count[s]));
-    json_array_append_new(out, json_pack("{s:I, s:s?, s:O?, s:o, s:O, s:O}", "index",
-                                         (json_int_t)vi->index, "label", vi->label, "axes",
-                                         vi->axes, "runs", counts, "reasons", vi->reasons, "flags",
-                                         vi->flags));
+    json_array_append_new(out,
+                          json_pack("{s:I, s:s?, s:O?, s:o, s:O, s:O}", "index",
+                                    (json_int_t)vi->index, "label", vi->label, "axes", vi->axes,
+                                    "runs", counts, "reasons", vi->reasons, "flags", vi->flags));
   }
   return out;
 }
@@ -109,11 +106,11 @@ static json_t *effects_json(const rigor_exp_analysis_t *e) {
   json_t *out = json_array();
   for (size_t d = 0; d < e->n_effects; d++) {
     const rigor_design_effect_t *x = &e->effects[d];
-    json_t *o = json_pack("{s:I, s:s?, s:o, s:o, s:o, s:b}", "point", (json_int_t)x->point,
-                          "point_label", x->point_label, "treatment_spread",
-                          real(x->treatment_spread), "position", array_of(x->position, x->n_positions),
-                          "position_spread", real(x->position_spread), "warn_position",
-                          x->warn_position);
+    json_t *o =
+        json_pack("{s:I, s:s?, s:o, s:o, s:o, s:b}", "point", (json_int_t)x->point, "point_label",
+                  x->point_label, "treatment_spread", real(x->treatment_spread), "position",
+                  array_of(x->position, x->n_positions), "position_spread",
+                  real(x->position_spread), "warn_position", x->warn_position);
     if (x->has_carryover) {
       json_object_set_new(o, "carryover", array_of(x->carryover, x->n_preceding));
       json_object_set_new(o, "carryover_spread", real(x->carryover_spread));
@@ -131,11 +128,11 @@ json_t *rigor_report_json(const rigor_analysis_t *a) {
     json_t *rows = json_array();
     for (size_t r = 0; r < e->n_rows; r++)
       json_array_append_new(rows, row_json(&e->rows[r]));
-    json_array_append_new(
-        exps, json_pack("{s:s, s:s, s:s?, s:o, s:o, s:o, s:o, s:o}", "name", e->name, "source",
-                        e->source, "design", e->design, "variants", variants_json(e), "rows",
-                        rows, "effects", effects_json(e), "runs", runs_json(e), "notes",
-                        rigor_report_notes(a, e)));
+    json_array_append_new(exps,
+                          json_pack("{s:s, s:s, s:s?, s:o, s:o, s:o, s:o, s:o}", "name", e->name,
+                                    "source", e->source, "design", e->design, "variants",
+                                    variants_json(e), "rows", rows, "effects", effects_json(e),
+                                    "runs", runs_json(e), "notes", rigor_report_notes(a, e)));
   }
   return json_pack("{s:s, s:o}", "schema", "rigor.report/1", "experiments", exps);
 }

@@ -17,8 +17,7 @@ int rigor_format_parse(const char *name, rigor_format_t *out) {
 
 rigor_table_t *rigor_table_new(const char *title, size_t n_cols, const char *const *headers) {
   rigor_table_t *t = calloc(1, sizeof *t);
-  if (!t)
-    return NULL;
+  if (!t) return NULL;
   t->title = strdup(title ? title : "");
   t->n_cols = n_cols;
   t->headers = calloc(n_cols, sizeof *t->headers);
@@ -35,8 +34,7 @@ int rigor_table_add(rigor_table_t *t, const char *const *cells) {
   if (t->n_rows == t->cap) {
     size_t cap = t->cap ? 2 * t->cap : 16;
     char **c = realloc(t->cells, cap * t->n_cols * sizeof *c);
-    if (!c)
-      return RIGOR_ENOMEM;
+    if (!c) return RIGOR_ENOMEM;
     t->cells = c;
     t->cap = cap;
   }
@@ -47,8 +45,7 @@ int rigor_table_add(rigor_table_t *t, const char *const *cells) {
 }
 
 void rigor_table_free(rigor_table_t *t) {
-  if (!t)
-    return;
+  if (!t) return;
   for (size_t c = 0; t->headers && c < t->n_cols; c++)
     free(t->headers[c]);
   for (size_t i = 0; i < t->n_rows * t->n_cols; i++)
@@ -70,16 +67,13 @@ static bool numeric(const char *s) {
 
 static void print_text(const rigor_table_t *t, FILE *out) {
   size_t *w = calloc(t->n_cols, sizeof *w);
-  if (!w)
-    return;
+  if (!w) return;
   for (size_t c = 0; c < t->n_cols; c++) {
     w[c] = width(t->headers[c]);
     for (size_t r = 0; r < t->n_rows; r++)
-      if (width(t->cells[r * t->n_cols + c]) > w[c])
-        w[c] = width(t->cells[r * t->n_cols + c]);
+      if (width(t->cells[r * t->n_cols + c]) > w[c]) w[c] = width(t->cells[r * t->n_cols + c]);
   }
-  if (t->title[0])
-    fprintf(out, "%s\n", t->title);
+  if (t->title[0]) fprintf(out, "%s\n", t->title);
   for (size_t r = 0; r <= t->n_rows; r++) {
     for (size_t c = 0; c < t->n_cols; c++) {
       const char *s = r == 0 ? t->headers[c] : t->cells[(r - 1) * t->n_cols + c];
@@ -95,15 +89,13 @@ static void print_text(const rigor_table_t *t, FILE *out) {
 
 static void md_cell(const char *s, FILE *out) {
   for (; *s; s++) {
-    if (*s == '|')
-      fputc('\\', out);
+    if (*s == '|') fputc('\\', out);
     fputc(*s, out);
   }
 }
 
 static void print_md(const rigor_table_t *t, FILE *out) {
-  if (t->title[0])
-    fprintf(out, "### %s\n\n", t->title);
+  if (t->title[0]) fprintf(out, "### %s\n\n", t->title);
   for (size_t r = 0; r <= t->n_rows + 1; r++) {
     fputc('|', out);
     for (size_t c = 0; c < t->n_cols; c++) {
@@ -126,20 +118,17 @@ static void csv_cell(const char *s, FILE *out) {
   }
   fputc('"', out);
   for (; *s; s++) {
-    if (*s == '"')
-      fputc('"', out);
+    if (*s == '"') fputc('"', out);
     fputc(*s, out);
   }
   fputc('"', out);
 }
 
 static void print_csv(const rigor_table_t *t, FILE *out) {
-  if (t->title[0])
-    fprintf(out, "# %s\n", t->title);
+  if (t->title[0]) fprintf(out, "# %s\n", t->title);
   for (size_t r = 0; r <= t->n_rows; r++) {
     for (size_t c = 0; c < t->n_cols; c++) {
-      if (c)
-        fputc(',', out);
+      if (c) fputc(',', out);
       csv_cell(r == 0 ? t->headers[c] : t->cells[(r - 1) * t->n_cols + c], out);
     }
     fputc('\n', out);

@@ -25,8 +25,7 @@ static bool higher_is_better(const rigor_exp_analysis_t *e, const char *metric) 
   json_array_foreach(json_object_get(json_object_get(e->record, "plugin"), "metrics"), i, m) {
     const char *name = json_string_value(json_object_get(m, "name"));
     const char *better = json_string_value(json_object_get(m, "better"));
-    if (metric && name && better && strcmp(name, metric) == 0)
-      return strcmp(better, "higher") == 0;
+    if (metric && name && better && strcmp(name, metric) == 0) return strcmp(better, "higher") == 0;
   }
   return false;
 }
@@ -77,8 +76,8 @@ static void fmt_speedup(char *buf, size_t len, double s) {
 
 int rigor_rounds_print(const char *const *paths, size_t n, const char *metric, bool json,
                        FILE *out) {
-  static const char *const h[] = {"round", "file",        "row",          "value", "vs baseline",
-                                  "vs previous", "vs best", "status"};
+  static const char *const h[] = {"round",       "file",        "row",     "value",
+                                  "vs baseline", "vs previous", "vs best", "status"};
   rigor_table_t *t = rigor_table_new("", 8, h);
   json_t *doc = json_array();
   series_t *series = NULL;
@@ -116,8 +115,7 @@ int rigor_rounds_print(const char *const *paths, size_t n, const char *metric, b
           s++;
         if (s == n_series) {
           series_t *ns = realloc(series, (n_series + 1) * sizeof *ns);
-          if (!ns)
-            break;
+          if (!ns) break;
           series = ns;
           memset(&series[s], 0, sizeof *series);
           series[s].key = strdup(key);
@@ -155,8 +153,8 @@ int rigor_rounds_print(const char *const *paths, size_t n, const char *metric, b
         }
         const char *cells[8] = {round, paths[r], key, value, vb, vp, vbest, status};
         rigor_table_add(t, cells);
-        json_t *o = json_pack("{s:I, s:s, s:s, s:b}", "round", (json_int_t)r + 1, "file",
-                              paths[r], "row", key, "valid", v.reason[0] == 0);
+        json_t *o = json_pack("{s:I, s:s, s:s, s:b}", "round", (json_int_t)r + 1, "file", paths[r],
+                              "row", key, "valid", v.reason[0] == 0);
         if (v.reason[0])
           json_object_set_new(o, "reason", json_string(v.reason));
         else

@@ -45,8 +45,7 @@ static void sample(FILE *f, const fx_spec_t *s, rigor_rng_t *rng, uint32_t run, 
           "\"busbw_bytes_per_s\":%.12g},\"check\":{\"checked\":1,\"wrong\":%d}",
           s->name, run, attempt, v, c, p, 1024u << p, 1024u << p, wrong ? "wrong" : "ok", t, t, t,
           s->bytes, s->bytes / t, s->bytes / t, wrong);
-  if (s->metric)
-    fprintf(f, ",\"metrics\":{\"%s\":%.12g}", s->metric, s->metric_value);
+  if (s->metric) fprintf(f, ",\"metrics\":{\"%s\":%.12g}", s->metric, s->metric_value);
   if (s->iterations)
     fprintf(f,
             ",\"iterations\":{\"n\":4,\"min\":%.12g,\"max\":%.12g,\"p50\":%.12g,\"p95\":%.12g,"
@@ -85,8 +84,7 @@ static void experiment_record(FILE *f, const fx_spec_t *s) {
 
 void fx_write(const char *path, const fx_spec_t *s) {
   FILE *f = fopen(path, "w");
-  if (!f)
-    abort();
+  if (!f) abort();
   rigor_rng_t rng;
   rigor_rng_seed(&rng, s->seed);
   experiment_record(f, s);
@@ -105,8 +103,13 @@ void fx_write(const char *path, const fx_spec_t *s) {
               "\"attempt\":1,\"block\":%u,\"position\":%u,\"variant\":%u,\"label\":\"v%u\","
               "\"status\":\"%s\",\"reason\":%s,\"elapsed_s\":0.5,\"flags\":%s,"
               "\"plugin_identity\":{\"driver\":\"1\"}",
-              s->name, run, b, j, v, v, crashed ? "crashed" : wrong ? "invalid" : "ok",
-              crashed ? "\"SIGSEGV\"" : wrong ? "\"check failed\"" : "null",
+              s->name, run, b, j, v, v,
+              crashed ? "crashed"
+              : wrong ? "invalid"
+                      : "ok",
+              crashed ? "\"SIGSEGV\""
+              : wrong ? "\"check failed\""
+                      : "null",
               run == 1 ? "[\"low_clock\"]" : "[]");
       if (s->raw_telemetry)
         fprintf(f, ",\"telemetry_raw\":[{\"t\":0,\"cpu_mhz\":%d},{\"t\":0.1,\"cpu_mhz\":%d}]",

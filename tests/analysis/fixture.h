@@ -13,12 +13,12 @@ typedef struct fx_spec {
   uint32_t n_variants, n_blocks, cycles, points;
   const char *cpu_model; /* identity.cpu.model */
   const char *plugin_version;
-  double base_time;    /* seconds per operation */
-  double cv;           /* relative noise of each sample */
-  double slowdown;     /* applied to variant 1 (fraction) */
-  double first_cycle;  /* extra fraction on cycle 0 */
-  double position0;    /* extra fraction on position 0 */
-  double bytes;        /* per operation */
+  double base_time;   /* seconds per operation */
+  double cv;          /* relative noise of each sample */
+  double slowdown;    /* applied to variant 1 (fraction) */
+  double first_cycle; /* extra fraction on cycle 0 */
+  double position0;   /* extra fraction on position 0 */
+  double bytes;       /* per operation */
   uint64_t seed;
   const char *metric; /* a plugin metric recorded per sample, or NULL */
   double metric_value;

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
-#include <time.h>
 
 #include <cmocka.h>
 
@@ -21,8 +21,7 @@
 #define assert_near(a, b, eps)                                                                     \
   do {                                                                                             \
     double a_ = (a), b_ = (b);                                                                     \
-    if (!(fabs(a_ - b_) <= (eps)))                                                                 \
-      fail_msg("%s = %.10g, expected %.10g", #a, a_, b_);                                          \
+    if (!(fabs(a_ - b_) <= (eps))) fail_msg("%s = %.10g, expected %.10g", #a, a_, b_);             \
   } while (0)
 
 /* Runs the rigor binary; returns its exit status, with stdout and stderr in *out. */
@@ -35,8 +34,7 @@ static int run_rigor(const char *args, char **out) {
   char *buf = malloc(cap);
   while ((got = fread(buf + n, 1, cap - n - 1, p)) > 0) {
     n += got;
-    if (cap - n < 4096)
-      buf = realloc(buf, cap *= 2);
+    if (cap - n < 4096) buf = realloc(buf, cap *= 2);
   }
   buf[n] = '\0';
   int status = pclose(p);
@@ -61,8 +59,9 @@ static int setup(void **state) {
 
 static void test_reader_truncated_last_line(void **state) {
   (void)state;
-  write_text(DIR "/trunc.jsonl", REC("experiment", "") "\n" REC("run", ",\"run\":0") "\n"
-                                                        "{\"schema\":\"rigor.result/1\",\"ty");
+  write_text(DIR "/trunc.jsonl", REC("experiment", "") "\n" REC(
+                                     "run", ",\"run\":0") "\n"
+                                                          "{\"schema\":\"rigor.result/1\",\"ty");
   json_t *recs;
   bool truncated;
   char err[512] = "";
@@ -95,8 +94,7 @@ static void test_reader_errors(void **state) {
 
 static const rigor_row_t *find_row(const rigor_exp_analysis_t *e, uint32_t v, uint32_t p) {
   for (size_t r = 0; r < e->n_rows; r++)
-    if (e->rows[r].variant == v && e->rows[r].point == p)
-      return &e->rows[r];
+    if (e->rows[r].variant == v && e->rows[r].point == p) return &e->rows[r];
   return NULL;
 }
 
@@ -132,7 +130,7 @@ static void test_analysis_rows_and_runs(void **state) {
   assert_near(v0->time.max, 110e-6, 1e-15);
   assert_near(v0->first_cycle_penalty, 0.10, 1e-9);
   assert_near(v0->time.cv, sqrt(0.2 * 0.8) * 10e-6 / 102e-6, 1e-9);
-  assert_int_equal(v0->verdict, RIGOR_VERDICT_UNSTABLE); /* CV 7.8% > 5% */
+  assert_int_equal(v0->verdict, RIGOR_VERDICT_STABLE); /* CV 3.92% <= 5% */
   assert_near(v0p1->time.median, 200e-6, 1e-15);
   assert_string_equal(v0p1->point_label, "bytes=2048");
   /* STREAM's best rate: bytes / min time with cycle 0 excluded. */
@@ -146,8 +144,7 @@ static void test_analysis_rows_and_runs(void **state) {
   assert_int_equal(vi->status_count[RIGOR_RUN_OK], 2);
   assert_int_equal(vi->status_count[RIGOR_RUN_INVALID], 1);
   assert_int_equal(vi->status_count[RIGOR_RUN_CRASHED], 1);
-  assert_string_equal(json_string_value(json_array_get(vi->reasons, 1)),
-                      "run 5: crashed: SIGSEGV");
+  assert_string_equal(json_string_value(json_array_get(vi->reasons, 1)), "run 5: crashed: SIGSEGV");
   assert_int_equal(json_integer_value(json_object_get(e->variants[1].flags, "low_clock")), 1);
   assert_int_equal(v0->n_metrics, 1);
   assert_string_equal(v0->metrics[0].name, "vf_total_cycles");
@@ -214,7 +211,7 @@ static void test_report_formats(void **state) {
   free(out);
   assert_int_equal(run_rigor("report --format csv --by point " DIR "/fmt.jsonl", &out), 0);
   assert_non_null(strstr(out, "variant,point,n,median,P95,P99"));
-  assert_non_null(strstr(out, "v0,bytes=1024,20,"));
+  assert_non_null(strstr(out, "v0,bytes=1024,15,")); /* run 3 (variant 0) crashed */
   free(out);
   assert_int_equal(run_rigor("report --format json -o " DIR "/fmt.json " DIR "/fmt.jsonl", &out),
                    0);
@@ -232,7 +229,7 @@ static void test_report_formats(void **state) {
   assert_true(json_is_false(json_object_get(r3, "ok")));
   assert_string_equal(json_string_value(json_object_get(r3, "reason")), "SIGSEGV");
   json_t *row = json_array_get(json_object_get(exp, "rows"), 0);
-  assert_int_equal(json_integer_value(json_object_get(json_object_get(row, "time_s"), "n")), 20);
+  assert_int_equal(json_integer_value(json_object_get(json_object_get(row, "time_s"), "n")), 15);
   assert_string_equal(json_string_value(json_object_get(row, "verdict")), "stable");
   json_decref(doc);
   assert_int_equal(run_rigor("report --format xml " DIR "/fmt.jsonl", &out), 2);
@@ -264,8 +261,8 @@ static void test_compare_self_and_planted(void **state) {
   assert_null(strstr(out, "faster"));
   assert_non_null(strstr(out, "no regression"));
   free(out);
-  assert_int_equal(
-      run_rigor("compare --format json " DIR "/base.jsonl " DIR "/cand.jsonl", &out), 4);
+  assert_int_equal(run_rigor("compare --format json " DIR "/base.jsonl " DIR "/cand.jsonl", &out),
+                   4);
   json_error_t jerr;
   json_t *doc = json_loads(out, 0, &jerr);
   free(out);
@@ -283,8 +280,8 @@ static void test_compare_self_and_planted(void **state) {
   assert_int_equal(run_rigor("compare " DIR "/cand.jsonl " DIR "/base.jsonl", &out), 0);
   assert_non_null(strstr(out, "faster"));
   free(out);
-  assert_int_equal(
-      run_rigor("compare --threshold 10% " DIR "/base.jsonl " DIR "/cand.jsonl", &out), 0);
+  assert_int_equal(run_rigor("compare --threshold 10% " DIR "/base.jsonl " DIR "/cand.jsonl", &out),
+                   0);
   assert_non_null(strstr(out, "within the 10.00% threshold"));
   free(out);
 }
@@ -369,14 +366,14 @@ static void test_rounds(void **state) {
   assert_non_null(doc);
   json_t *r = json_object_get(doc, "rounds");
   assert_int_equal(json_array_size(r), 4);
-  assert_near(json_number_value(json_object_get(json_array_get(r, 1), "speedup_vs_baseline")),
-              1.25, 1e-12);
+  assert_near(json_number_value(json_object_get(json_array_get(r, 1), "speedup_vs_baseline")), 1.25,
+              1e-9);
   assert_true(json_is_false(json_object_get(json_array_get(r, 2), "valid")));
   assert_string_equal(json_string_value(json_object_get(json_array_get(r, 2), "reason")),
                       "correctness failed in 5 samples");
   json_t *r4 = json_array_get(r, 3);
-  assert_near(json_number_value(json_object_get(r4, "speedup_vs_previous")), 800.0 / 900, 1e-12);
-  assert_near(json_number_value(json_object_get(r4, "speedup_vs_baseline")), 1000.0 / 900, 1e-12);
+  assert_near(json_number_value(json_object_get(r4, "speedup_vs_previous")), 800.0 / 900, 1e-9);
+  assert_near(json_number_value(json_object_get(r4, "speedup_vs_baseline")), 1000.0 / 900, 1e-9);
   assert_int_equal(json_integer_value(json_object_get(r4, "best_round")), 2);
   json_decref(doc);
   assert_int_equal(run_rigor("rounds " DIR "/r1.jsonl " DIR "/none.jsonl", &out), 0);
@@ -395,16 +392,20 @@ static void test_large_file_speed(void **state) {
   s.points = 10; /* 4 x 25 runs x 100 cycles x 10 points = 100,000 samples */
   s.cv = 0.01;
   fx_write(DIR "/large.jsonl", &s);
-  struct timespec t0, t1;
-  clock_gettime(CLOCK_MONOTONIC, &t0);
+  /* CPU time of the child, which other work on a shared machine does not inflate. */
+  struct rusage before, after;
+  getrusage(RUSAGE_CHILDREN, &before);
   char *out;
   assert_int_equal(run_rigor("report " DIR "/large.jsonl", &out), 0);
-  clock_gettime(CLOCK_MONOTONIC, &t1);
-  double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-  print_message("report of 100,000 samples: %.3f s\n", secs);
+  getrusage(RUSAGE_CHILDREN, &after);
+  double secs = (double)(after.ru_utime.tv_sec - before.ru_utime.tv_sec) +
+                1e-6 * (double)(after.ru_utime.tv_usec - before.ru_utime.tv_usec) +
+                (double)(after.ru_stime.tv_sec - before.ru_stime.tv_sec) +
+                1e-6 * (double)(after.ru_stime.tv_usec - before.ru_stime.tv_usec);
+  print_message("report of 100,000 samples: %.3f s of CPU\n", secs);
   assert_non_null(strstr(out, "v3"));
   free(out);
-  assert_true(secs < 5);
+  assert_true(secs < 3);
 }
 
 int main(void) {
