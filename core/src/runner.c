@@ -39,8 +39,9 @@ static void iso_now(char out[32]) {
   clock_gettime(CLOCK_REALTIME, &ts);
   struct tm tm;
   gmtime_r(&ts.tv_sec, &tm);
-  snprintf(out, 32, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ", tm.tm_year + 1900, tm.tm_mon + 1,
-           tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000000);
+  char base[24];
+  strftime(base, sizeof base, "%Y-%m-%dT%H:%M:%S", &tm);
+  snprintf(out, 32, "%.19s.%03dZ", base, (int)(ts.tv_nsec / 1000000));
 }
 
 typedef struct run_outcome {
@@ -179,7 +180,7 @@ static void classify(const runner_t *r, double timeout_s, int wstatus, bool time
   const char *end_status = o->end ? json_string_value(json_object_get(o->end, "status")) : NULL;
   const char *end_reason = o->end ? json_string_value(json_object_get(o->end, "reason")) : NULL;
   char plugin_msg[1200];
-  snprintf(plugin_msg, sizeof plugin_msg, "%s", end_reason ? end_reason : o->reason);
+  snprintf(plugin_msg, sizeof plugin_msg, "%.1100s", end_reason ? end_reason : o->reason);
   if (WIFEXITED(wstatus))
     o->exit_code = WEXITSTATUS(wstatus);
   if (timed_out) {
