@@ -34,6 +34,19 @@ done
 rigor=$prefix/bin/rigor
 "$rigor" --version
 
+step "the installed rigor loads the installed plugins, relative to itself"
+unset RIGOR_PLUGIN_PATH
+shipped=$("$rigor" plugins --names)
+[ -n "$shipped" ] || fail "the installed rigor finds no plugin"
+for name in $shipped; do
+  [ -f "$prefix/lib/rigor/plugins/$name.so" ] || continue
+  described=$("$rigor" plugins "$name") || fail "the installed rigor cannot load its plugin $name"
+  where=$(echo "$described" | awk '$1 == "file:" { print $2 }')
+  [ "$where" = "$prefix/lib/rigor/plugins/$name.so" ] ||
+    fail "the installed rigor loads $name from $where"
+  echo "$name: $where"
+done
+
 # The template is copied out of the source tree so nothing but the installed prefix is reachable.
 step "build examples/plugin-template out of tree with find_package(rigor)"
 cp -r "$root/examples/plugin-template" "$work/template"
@@ -90,7 +103,7 @@ ctest --test-dir "$work/template-build" --output-on-failure
 step "install the plugin into rigor's prefix: found relative to the binary"
 cmake --install "$work/template-build" --prefix "$prefix" >/dev/null
 [ -f "$prefix/lib/rigor/plugins/memcpy_bw.so" ] || fail "rigor_install_plugin did not install"
-env -u RIGOR_PLUGIN_PATH "$rigor" plugins memcpy_bw >/dev/null ||
+"$rigor" plugins memcpy_bw >/dev/null ||
   fail "the installed rigor does not find lib/rigor/plugins/memcpy_bw.so"
 rm -f "$prefix/lib/rigor/plugins/memcpy_bw.so"
 
