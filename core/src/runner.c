@@ -508,20 +508,38 @@ static json_t *experiment_record(const runner_t *r) {
   return rec;
 }
 
-/* Names the top-level config members whose canonical text differs. */
+/* Appends the dotted paths (at most a few) where two canonical configs differ. */
+static void config_differences_at(const json_t *a, const json_t *b, const char *prefix, char *out,
+                                  size_t cap, size_t *used, int *count) {
+  if (json_equal(a, b) || *count >= 6)
+    return;
+  if (json_is_object(a) && json_is_object(b)) {
+    const char *key;
+    json_t *v;
+    char path[512];
+    json_object_foreach((json_t *)b, key, v) {
+      snprintf(path, sizeof path, "%s%s%s", prefix, *prefix ? "." : "", key);
+      config_differences_at(json_object_get(a, key), v, path, out, cap, used, count);
+    }
+    json_object_foreach((json_t *)a, key, v) {
+      if (!json_object_get(b, key)) {
+        snprintf(path, sizeof path, "%s%s%s", prefix, *prefix ? "." : "", key);
+        config_differences_at(v, NULL, path, out, cap, used, count);
+      }
+    }
+    return;
+  }
+  if (*used < cap)
+    *used += (size_t)snprintf(out + *used, cap - *used, "%s%s", *count ? ", " : "",
+                              *prefix ? prefix : "(root)");
+  (*count)++;
+}
+
 static void config_differences(const json_t *old_cfg, const json_t *new_cfg, char *out, size_t cap) {
   size_t used = 0;
+  int count = 0;
   out[0] = '\0';
-  const char *key;
-  json_t *v;
-  json_object_foreach((json_t *)new_cfg, key, v) {
-    if (!json_equal(v, json_object_get(old_cfg, key)) && used < cap)
-      used += (size_t)snprintf(out + used, cap - used, "%s%s", used ? ", " : "", key);
-  }
-  json_object_foreach((json_t *)old_cfg, key, v) {
-    if (!json_object_get(new_cfg, key) && used < cap)
-      used += (size_t)snprintf(out + used, cap - used, "%s%s", used ? ", " : "", key);
-  }
+  config_differences_at(old_cfg, new_cfg, "", out, cap, &used, &count);
 }
 
 typedef struct resume_state {

@@ -50,7 +50,7 @@ static void test_null_run_records(void **st) {
   (void)st;
   char *cfg = config("basic.yaml", "schema: 1\n"
                                    "name: basic\n"
-                                   "plugin: null\n"
+                                   "plugin: \"null\"\n"
                                    "params: {bytes: 1KiB}\n"
                                    "sweep: {spin_ns: [0, 2000]}\n"
                                    "timing: {warmup: 1, cycles: 3, iters: 10, agg: 2}\n"
@@ -100,7 +100,7 @@ static void test_faults_recorded_and_others_continue(void **st) {
                      "schema: 1\n"
                      "name: faults\n"
                      "plugin: fault\n"
-                     "matrix: {mode: [none, crash, abort, exit, init_error, none]}\n"
+                     "matrix: {mode: [none, crash, abort, exit, init_error]}\n"
                      "timing: {warmup: 0, cycles: 2, iters: 3, timeout: 20s}\n"
                      "output: faults.jsonl\n");
   cmd_result_t r = run(cfg, NULL, NULL);
@@ -121,7 +121,6 @@ static void test_faults_recorded_and_others_continue(void **st) {
   assert_string_equal(run_status(recs, 4), "failed");
   assert_non_null(strstr(json_string_value(json_object_get(results_find_run(recs, 4), "reason")),
                          "init failed on purpose"));
-  assert_string_equal(run_status(recs, 5), "ok");
   assert_non_null(strstr(r.err, "crashed"));
   json_decref(recs);
   free(out);
@@ -187,7 +186,7 @@ static void test_exit_codes_skip_and_check(void **st) {
 
 static void test_never_overwrites_without_force(void **st) {
   (void)st;
-  char *cfg = config("keep.yaml", "schema: 1\nname: keep\nplugin: null\n"
+  char *cfg = config("keep.yaml", "schema: 1\nname: keep\nplugin: \"null\"\n"
                                   "timing: {cycles: 1}\noutput: keep.jsonl\n");
   char *out = path_join(dir, "keep.jsonl");
   write_file(out, "precious\n");
@@ -286,7 +285,7 @@ static void test_resume_after_sigkill(void **st) {
   r = run(changed, "--resume", NULL);
   assert_int_equal(r.exit_code, 2);
   assert_non_null(strstr(r.err, "cannot resume"));
-  assert_non_null(strstr(r.err, "params"));
+  assert_non_null(strstr(r.err, "params.sleep_us"));
   cmd_result_free(&r);
   free(changed);
   free(out);
@@ -326,7 +325,7 @@ static void test_sigterm_stops_cleanly(void **st) {
 
 static void test_per_iteration_and_blocking(void **st) {
   (void)st;
-  char *cfg = config("iter.yaml", "schema: 1\nname: iter\nplugin: null\n"
+  char *cfg = config("iter.yaml", "schema: 1\nname: iter\nplugin: \"null\"\n"
                                   "params: {spin_ns: 1000}\n"
                                   "matrix: {timing.blocking: [batch, each, each_barrier, "
                                   "each_excluded]}\n"
@@ -374,7 +373,7 @@ static void test_flood_does_not_break_records(void **st) {
 
 static void test_file_size_limit_keeps_file_valid(void **st) {
   (void)st;
-  char *cfg = config("full.yaml", "schema: 1\nname: full\nplugin: null\n"
+  char *cfg = config("full.yaml", "schema: 1\nname: full\nplugin: \"null\"\n"
                                   "timing: {cycles: 50, iters: 4, per_iteration: true}\n"
                                   "order: {design: sequential, replicates: 20}\n"
                                   "output: full.jsonl\n");
@@ -383,6 +382,8 @@ static void test_file_size_limit_keeps_file_valid(void **st) {
   if (pid == 0) {
     struct rlimit lim = {40000, 40000};
     setrlimit(RLIMIT_FSIZE, &lim);
+    if (chdir(dir) != 0)
+      _exit(126);
     int devnull = open("/dev/null", O_WRONLY);
     dup2(devnull, STDOUT_FILENO);
     execl(RIGOR_EXE, RIGOR_EXE, "run", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--quiet",
@@ -415,7 +416,7 @@ static void test_mpi_launcher_aggregates_ranks(void **st) {
   if (access("/usr/bin/mpirun", X_OK) != 0) {
     skip();
   }
-  char *cfg = config("mpi.yaml", "schema: 1\nname: mpi\nplugin: null\n"
+  char *cfg = config("mpi.yaml", "schema: 1\nname: mpi\nplugin: \"null\"\n"
                                  "params: {spin_ns: 5000}\n"
                                  "launcher: [mpirun, --allow-run-as-root, --oversubscribe, "
                                  "-np, \"{ranks}\"]\n"
