@@ -130,6 +130,8 @@ typedef struct rigor__axis {
   const rigor__node_t *node;
   rigor__axis_value_t *values;
   size_t n_values;
+  json_t *seen_values; /* canonical text -> index, so duplicate checks stay linear */
+  json_t *seen_labels;
 } rigor__axis_t;
 
 int rigor__sweep(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__node_t *n, json_t **out);

@@ -22,16 +22,27 @@ typedef struct axis_ctx {
 static int push_value(axis_ctx_t *a, const rigor__node_t *at, json_t *value, const char *label,
                       bool labelled) {
   rigor__axis_t *axis = a->axis;
-  for (size_t i = 0; i < axis->n_values; i++) {
-    if (json_equal(axis->values[i].value, value)) {
-      json_decref(value);
-      return rigor__fail(a->c, at, "axis '%s' lists the value '%s' twice", axis->key, label);
-    }
-    if (strcmp(axis->values[i].label, label) == 0) {
-      json_decref(value);
-      return rigor__fail(a->c, at, "axis '%s' uses the label '%s' twice", axis->key, label);
-    }
+  if (!axis->seen_values) axis->seen_values = json_object();
+  if (!axis->seen_labels) axis->seen_labels = json_object();
+  char *key = json_dumps(value, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
+  if (!key || !axis->seen_values || !axis->seen_labels) {
+    free(key);
+    json_decref(value);
+    return rigor__fail(a->c, at, "out of memory");
   }
+  bool dup_value = json_object_get(axis->seen_values, key) != NULL;
+  bool dup_label = !dup_value && json_object_get(axis->seen_labels, label) != NULL;
+  if (dup_value || dup_label) {
+    free(key);
+    json_decref(value);
+    return rigor__fail(a->c, at,
+                       dup_value ? "axis '%s' lists the value '%s' twice"
+                                 : "axis '%s' uses the label '%s' twice",
+                       axis->key, label);
+  }
+  json_object_set_new(axis->seen_values, key, json_true());
+  json_object_set_new(axis->seen_labels, label, json_true());
+  free(key);
   if (axis->n_values == a->cap) {
     size_t cap = a->cap ? a->cap * 2 : 8;
     rigor__axis_value_t *grown = rigor__alloc(a->c, cap * sizeof *grown);
@@ -148,6 +159,13 @@ static int expand_range(axis_ctx_t *a, const rigor__node_t *n) {
   json_t *jfrom = a->axis->values[before].value, *jto = a->axis->values[before + 1].value;
   double dfrom = json_number_value(jfrom), dto = json_number_value(jto);
   int64_t ifrom = json_integer_value(jfrom), ito = json_integer_value(jto);
+  for (size_t k = before; k < before + 2; k++) {
+    char *key =
+        json_dumps(a->axis->values[k].value, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
+    if (key) json_object_del(a->axis->seen_values, key);
+    free(key);
+    json_object_del(a->axis->seen_labels, a->axis->values[k].label);
+  }
   json_decref(jfrom), json_decref(jto);
   a->axis->n_values = before;
   if (real ? dfrom > dto : ifrom > ito)
@@ -263,6 +281,9 @@ static void axis_release(rigor__axis_t *axis) {
   for (size_t i = 0; i < axis->n_values; i++)
     json_decref(axis->values[i].value);
   axis->n_values = 0;
+  json_decref(axis->seen_values);
+  json_decref(axis->seen_labels);
+  axis->seen_values = axis->seen_labels = NULL;
 }
 
 /* ---- sweep ----------------------------------------------------------------------------- */

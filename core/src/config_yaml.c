@@ -65,7 +65,6 @@ static void append_source_line(char *out, size_t cap, const rigor__source_t *src
   const char *p = src->text, *end = src->text + src->len;
   for (uint32_t l = 0; l < line && p < end; p++)
     if (*p == '\n') l++;
-  if (p >= end && line > 0) return;
   const char *eol = memchr(p, '\n', (size_t)(end - p));
   if (!eol) eol = end;
   size_t n = (size_t)(eol - p), used = strlen(out);

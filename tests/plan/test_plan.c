@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "plan.h"
+#include "rigor/plugin.h"
 
 static rigor_schedule_t build(rigor_order_design_t design, uint32_t n, uint32_t blocks,
                               uint64_t seed, bool randomize) {

@@ -1,0 +1,141 @@
+/* rigor validate / plan / config as a user runs them: exit codes and printed text. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include <cmocka.h>
+
+#include "experiment.h"
+#include "support.h"
+
+static char *dir;
+
+static int setup(void **state) {
+  (void)state;
+  dir = scratch_dir("cli");
+  return 0;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  free(dir);
+  return 0;
+}
+
+/* Runs `rigor ARGS --plugin-path FIXTURES` and captures stdout and stderr together. */
+static int rigor(const char *args, char **output) {
+  char cmd[4096];
+  snprintf(cmd, sizeof cmd, "'%s' %s --plugin-path '%s' 2>&1", RIGOR_EXE, args,
+           RIGOR_TEST_PLUGIN_DIR);
+  FILE *p = popen(cmd, "r");
+  assert_non_null(p);
+  size_t cap = 1 << 16, used = 0;
+  char *buf = malloc(cap);
+  size_t n;
+  while ((n = fread(buf + used, 1, cap - used - 1, p)) > 0) {
+    used += n;
+    if (cap - used < 4096) buf = realloc(buf, cap *= 2);
+  }
+  buf[used] = '\0';
+  int status = pclose(p);
+  *output = buf;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static const char warmup_text[] = "schema: 1\n"
+                                  "name: seed\n"
+                                  "defaults:\n"
+                                  "  plugin: cfgfix\n"
+                                  "experiments:\n"
+                                  "  - name: warmup\n"
+                                  "    matrix: {timing.warmup: [0, 1, 5, 20]}\n"
+                                  "    order: {design: latin, replicates: 4, seed: 7}\n"
+                                  "  - name: cmd\n"
+                                  "    plugin: cfgcmd\n"
+                                  "    matrix: {runner: ['', ./measure.sh]}\n"
+                                  "    order: {design: mirrored, replicates: 2}\n";
+
+static void test_validate_exit_codes(void **state) {
+  (void)state;
+  char *path = write_file(dir, "ok.yaml", warmup_text), *out = NULL, args[2048];
+  snprintf(args, sizeof args, "validate '%s'", path);
+  assert_int_equal(rigor(args, &out), 0);
+  assert_non_null(strstr(out, "ok.yaml: ok (2 experiments, 6 variants, 20 runs)"));
+  free(out);
+  char *bad =
+      write_file(dir, "bad.yaml", "schema: 1\nname: x\nplugin: cfgfix\ntiming: {iter: 1}\n");
+  snprintf(args, sizeof args, "validate '%s'", bad);
+  assert_int_equal(rigor(args, &out), 2);
+  assert_non_null(strstr(out, "bad.yaml:4:10: unknown key 'iter' in timing (did you mean "
+                              "'iters'?)\n  timing: {iter: 1}\n           ^\n"));
+  free(out);
+  assert_int_equal(rigor("validate", &out), 2);
+  assert_non_null(strstr(out, "missing FILE"));
+  free(out);
+  free(path);
+  free(bad);
+}
+
+static void test_plan_prints_blocks_and_commands(void **state) {
+  (void)state;
+  char *path = write_file(dir, "plan.yaml", warmup_text), *out = NULL, args[2048];
+  snprintf(args, sizeof args, "plan '%s'", path);
+  assert_int_equal(rigor(args, &out), 0);
+  assert_non_null(strstr(out, "experiment warmup"));
+  assert_non_null(strstr(out, "order latin, seed 7; square of 4 rows, complete"));
+  /* Block 1 of the cyclic square starts with w1 and ends with w0. */
+  const char *b1 = strstr(out, "  block 1\n");
+  assert_non_null(b1);
+  assert_non_null(strstr(b1, "     0  v1   warmup=1"));
+  assert_non_null(strstr(b1, "timing.warmup=1"));
+  assert_non_null(strstr(out, "commands (executed only under --allow-commands):\n"
+                              "    ! v1 runner=./measure.sh: ./measure.sh\n"));
+  assert_non_null(strstr(out, "    !  1  v1   runner=./measure.sh"));
+  free(out);
+  snprintf(args, sizeof args, "plan '%s' --only nope", path);
+  assert_int_equal(rigor(args, &out), 2);
+  free(out);
+  free(path);
+}
+
+static void test_config_prints_hash(void **state) {
+  (void)state;
+  char *path = write_file(dir, "cfg.yaml", warmup_text), *out = NULL, args[2048];
+  rigor_config_t *cfg = NULL;
+  char err[2048];
+  assert_int_equal(load(path, NULL, &cfg, err, sizeof err), 0);
+  snprintf(args, sizeof args, "config '%s'", path);
+  assert_int_equal(rigor(args, &out), 0);
+  json_error_t jerr;
+  json_t *doc = json_loads(out, 0, &jerr);
+  assert_non_null(doc);
+  assert_int_equal(json_array_size(doc), 2);
+  json_t *first = json_array_get(doc, 0);
+  assert_string_equal(json_string_value(json_object_get(first, "hash")), cfg->experiments[0].hash);
+  assert_true(json_equal(json_object_get(first, "config"), cfg->experiments[0].resolved));
+  json_decref(doc);
+  free(out);
+  snprintf(args, sizeof args, "config --canonical --only warmup '%s'", path);
+  assert_int_equal(rigor(args, &out), 0);
+  char *canonical = rigor_canonical_dump(cfg->experiments[0].resolved);
+  size_t n = strlen(canonical);
+  assert_memory_equal(out, canonical, n);
+  assert_int_equal(out[n], '\n');
+  free(canonical);
+  free(out);
+  rigor_config_free(cfg);
+  free(path);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_validate_exit_codes),
+      cmocka_unit_test(test_plan_prints_blocks_and_commands),
+      cmocka_unit_test(test_config_prints_hash),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}
