@@ -262,8 +262,8 @@ static void describe(char *detail, size_t cap, size_t *used, const char *name,
   if (*used >= cap) return;
   const int w =
       snprintf(detail + *used, cap - *used,
-               "%s%s[]: %" PRIu64 " of %zu wrong%s, first at index %zu = %.17g "
-               "(expected %.17g)",
+               "%s%s[]: %" PRIu64 " of %zu wrong%s, first at index %zu = %.10g "
+               "(expected %.10g)",
                *used ? "; " : "", name, r->wrong, n, r->nonfinite ? " (non-finite values)" : "",
                r->first_bad, r->first_value, expected);
   *used = w < 0 ? cap : *used + (size_t)w;
@@ -300,7 +300,7 @@ static int stream_validate(rigor_ctx_t *ctx, void *state, const void *point, rig
       check->wrong += 1;
       if (used < sizeof check->detail)
         snprintf(check->detail + used, sizeof check->detail - used,
-                 "%sdot: sum %.17g, expected %.17g (relative error %.3g > %.3g)", used ? "; " : "",
+                 "%sdot: sum %.10g, expected %.10g (relative error %.3g > %.3g)", used ? "; " : "",
                  s->dot, s->replay.dot, rel_err, dot_tolerance);
     }
     if (isfinite(s->dot)) {

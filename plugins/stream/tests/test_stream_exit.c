@@ -1,0 +1,76 @@
+/* Through `rigor run`: a run whose kernels were damaged exits 3 (correctness failed), an honest
+ * one exits 0. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+static char dir[] = "/tmp/stream_exit_XXXXXX";
+
+static int rigor_run(const char *plugin, const char *fault_params) {
+  char config[512], cmd[2048];
+  snprintf(config, sizeof config, "%s/experiment.yaml", dir);
+  FILE *f = fopen(config, "w");
+  assert_non_null(f);
+  fprintf(f,
+          "schema: 1\n"
+          "name: stream-exit\n"
+          "plugin: %s\n"
+          "params: {elements: 30011%s}\n"
+          "sweep: {kernels: classic}\n"
+          "timing: {warmup: 1, cycles: 2, iters: 1, agg: 1}\n"
+          "output: %s/results.jsonl\n",
+          plugin, fault_params, dir);
+  fclose(f);
+  snprintf(cmd, sizeof cmd,
+           "'%s' run '%s' --force --plugin-path '%s' --plugin-path '%s' >'%s/out.txt' 2>&1",
+           RIGOR_EXE, config, RIGOR_PLUGIN_DIR, RIGOR_TEST_PLUGIN_DIR, dir);
+  const int status = system(cmd);
+  assert_true(WIFEXITED(status));
+  return WEXITSTATUS(status);
+}
+
+static void test_honest_runs_exit_0(void **state) {
+  (void)state;
+  assert_int_equal(rigor_run("stream", ""), 0);
+  assert_int_equal(rigor_run("stream_faults", ", fault: none"), 0);
+}
+
+static void test_each_fault_exits_3(void **state) {
+  (void)state;
+  const char *faults[] = {
+      ", fault: corrupt, fault_kernels: triad",
+      ", fault: nan, fault_kernels: copy",
+      ", fault: cut, fault_kernels: \"scale,add,triad\"",
+      ", fault: skip, fault_kernels: \"scale,add,triad\"",
+  };
+  for (int i = 0; i < 4; i++)
+    if (rigor_run("stream_faults", faults[i]) != 3)
+      fail_msg("rigor run with%s did not exit 3", faults[i]);
+}
+
+static int make_dir(void **state) {
+  (void)state;
+  return mkdtemp(dir) ? 0 : -1;
+}
+
+static int remove_dir(void **state) {
+  (void)state;
+  char cmd[256];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_honest_runs_exit_0),
+      cmocka_unit_test(test_each_fault_exits_3),
+  };
+  return cmocka_run_group_tests(tests, make_dir, remove_dir);
+}
