@@ -459,19 +459,31 @@ static char *variant_label(const matrix_t *m, const size_t *v) {
   return out;
 }
 
+/* Variants share every unchanged part of the base settings (jansson reference counts): the
+ * settings are read-only once loaded, and copying them whole made large matrices slow. */
 static int make_variant(const matrix_t *m, const size_t *v, const json_t *settings,
                         rigor_variant_t *out) {
   out->label = variant_label(m, v);
   out->axes = json_object();
-  out->settings = json_deep_copy(settings);
+  out->settings = json_copy((json_t *)settings);
   if (!out->label || !out->axes || !out->settings) return RIGOR_ENOMEM;
+  const char *copied[4] = {NULL};
+  size_t n_copied = 0;
   for (size_t i = 0; i < m->n_axes; i++) {
     const rigor__axis_t *axis = &m->axes[i];
     const rigor__axis_value_t *val = &axis->values[v[i]];
     json_object_set_new(out->axes, axis->key,
-                        val->labelled ? json_string(val->label) : json_copy(val->value));
-    json_t *section = json_object_get(out->settings, axis->section);
-    json_object_set_new(section, axis->field, json_deep_copy(val->value));
+                        val->labelled ? json_string(val->label) : json_incref(val->value));
+    bool own = false;
+    for (size_t k = 0; k < n_copied && !own; k++)
+      own = strcmp(copied[k], axis->section) == 0;
+    if (!own) {
+      json_t *section = json_copy(json_object_get(out->settings, axis->section));
+      if (!section || json_object_set_new(out->settings, axis->section, section) != 0)
+        return RIGOR_ENOMEM;
+      if (n_copied < 4) copied[n_copied++] = axis->section;
+    }
+    json_object_set(json_object_get(out->settings, axis->section), axis->field, val->value);
   }
   return 0;
 }

@@ -21,7 +21,11 @@ static bool is_experiment_key(const char *key) {
 
 static int get_plugin(rigor__cfg_t *c, const rigor__node_t *n, const rigor_loaded_t **out) {
   const char *name = NULL;
-  if (rigor__get_string(c, n, "plugin", &name)) return RIGOR_ECONFIG;
+  /* `plugin: null` names the null plugin; YAML would read the word as a null value. */
+  if (n->kind == RIGOR__SCALAR && strcmp(n->text, "null") == 0)
+    name = n->text;
+  else if (rigor__get_string(c, n, "plugin", &name))
+    return RIGOR_ECONFIG;
   for (size_t i = 0; i < c->n_plugins; i++)
     if (strcmp(c->plugins[i]->desc.name, name) == 0) return *out = c->plugins[i], 0;
   rigor_loaded_t **grown = realloc(c->plugins, (c->n_plugins + 1) * sizeof *grown);
