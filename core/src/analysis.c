@@ -1,9 +1,12 @@
 #include "analysis.h"
 
+#include "env.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "errors.h"
 #include "results.h"
@@ -591,7 +594,48 @@ static int design_effects(rigor_exp_analysis_t *e, const run_medians_t *rm) {
   return 0;
 }
 
+/* Flags runs whose clock fell below the threshold of the experiment's median clock; the
+ * reference needs every run, so the flag is derived here rather than when a run is written. */
+static int flag_low_clock(rigor_exp_analysis_t *e) {
+  if (e->n_runs == 0)
+    return 0;
+  double threshold = RIGOR_CLOCK_THRESHOLD_DEFAULT;
+  for (size_t v = 0; v < e->n_variants; v++) {
+    json_t *t = json_object_get(
+        json_object_get(json_object_get(e->variants[v].settings, "environment"), "telemetry"),
+        "clock_threshold");
+    if (json_is_number(t)) {
+      threshold = json_number_value(t);
+      break;
+    }
+  }
+  json_t *summaries = json_array();
+  for (size_t k = 0; k < e->n_runs; k++) {
+    json_t *t = json_object_get(e->runs[k].record, "telemetry");
+    json_array_append_new(summaries, json_is_object(t) ? json_incref(t) : json_null());
+  }
+  bool *flagged = calloc(e->n_runs, sizeof *flagged);
+  if (!flagged) {
+    json_decref(summaries);
+    return RIGOR_ENOMEM;
+  }
+  int n = rigor_telemetry_flag_low_clock(summaries, threshold, flagged, NULL);
+  for (size_t k = 0; n > 0 && k < e->n_runs; k++) {
+    rigor_variant_info_t *vi = variant_info(e, e->runs[k].variant);
+    if (flagged[k] && vi)
+      json_object_set_new(vi->flags, "low_clock",
+                          json_integer(json_integer_value(json_object_get(vi->flags, "low_clock")) +
+                                       1));
+  }
+  free(flagged);
+  json_decref(summaries);
+  return 0;
+}
+
 static int finish_exp(rigor_exp_analysis_t *e, exp_build_t *b) {
+  int flag_rc = flag_low_clock(e);
+  if (flag_rc)
+    return flag_rc;
   size_t n_rows = 0;
   for (size_t v = 0; v < b->n_vrows; v++)
     for (size_t p = 0; p < b->vrows[v].n; p++)
@@ -690,6 +734,44 @@ void rigor_analysis_free(rigor_analysis_t *a) {
   free(a);
 }
 
+/* Raw telemetry lives in a sidecar (RESULTS.telemetry.jsonl); attach each sample to its run
+ * record as "telemetry_raw" so reports can draw it. A missing sidecar is no error. */
+static void attach_raw_telemetry(const char *path, json_t *records) {
+  size_t n = strlen(path) + sizeof ".telemetry.jsonl";
+  char *side = malloc(n);
+  if (!side)
+    return;
+  snprintf(side, n, "%s.telemetry.jsonl", path);
+  json_t *raw = NULL;
+  bool truncated = false;
+  char err[512];
+  if (access(side, R_OK) != 0 || rigor_results_load(side, &raw, &truncated, err, sizeof err) != 0) {
+    free(side);
+    return;
+  }
+  free(side);
+  size_t i, j;
+  json_t *rec, *sample;
+  json_array_foreach(records, i, rec) {
+    const char *type = json_string_value(json_object_get(rec, "type"));
+    if (!type || strcmp(type, "run") != 0)
+      continue;
+    json_t *list = NULL;
+    json_array_foreach(raw, j, sample) {
+      if (!json_equal(json_object_get(sample, "run"), json_object_get(rec, "run")) ||
+          !json_equal(json_object_get(sample, "attempt"), json_object_get(rec, "attempt")) ||
+          !json_equal(json_object_get(sample, "experiment"), json_object_get(rec, "experiment")))
+        continue;
+      if (!list)
+        list = json_array();
+      json_array_append(list, sample);
+    }
+    if (list)
+      json_object_set_new(rec, "telemetry_raw", list);
+  }
+  json_decref(raw);
+}
+
 int rigor_analysis_load(const char *const *paths, size_t n_paths, rigor_analysis_t **out, char *err,
                         size_t errlen) {
   if (!paths || !out || n_paths == 0) return RIGOR_EINVAL;
@@ -709,6 +791,7 @@ int rigor_analysis_load(const char *const *paths, size_t n_paths, rigor_analysis
       rigor_analysis_free(a);
       return rc;
     }
+    attach_raw_telemetry(paths[i], records);
     json_array_append_new(a->records, records);
     a->sources[a->n_sources++] = strdup(paths[i]);
     rc = analyse_file(a, records, a->sources[i]);

@@ -58,8 +58,6 @@ static size_t search_dirs(const rigor_plugin_search_t *search, char dirs[][PATH_
   if (exe_dir(dir, sizeof dir) == 0 && nc < MAX_DIRS &&
       snprintf(candidates[nc], PATH_MAX, "%s/%s", dir, RIGOR_PLUGIN_REL_DIR) < PATH_MAX)
     nc++;
-  if (nc < MAX_DIRS)
-    snprintf(candidates[nc++], PATH_MAX, "%s", RIGOR_BUILD_PLUGIN_DIR);
   for (size_t i = 0; i < nc; i++) {
     char real[PATH_MAX];
     if (!realpath(candidates[i], real))

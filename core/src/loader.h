@@ -20,7 +20,7 @@ typedef struct rigor_plugin_search {
 } rigor_plugin_search_t;
 
 /* Search order: --plugin-path, RIGOR_PLUGIN_PATH (colon-separated), the folder relative to the
- * rigor executable (../lib/rigor/plugins), the build tree's plugin folder. The name must not
+ * rigor executable (../lib/rigor/plugins: the install prefix's, or the build tree's). The name must not
  * contain '/' or "..". Refuses wrong abi_major, too-small size, missing required callbacks and a
  * name found in two files, with a message naming the file and what is wrong. */
 int rigor_plugin_load(const char *name, const rigor_plugin_search_t *search, rigor_loaded_t **out,

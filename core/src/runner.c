@@ -300,6 +300,8 @@ static void append_outcome(runner_t *r, const rigor_child_args_t *a, const run_o
     json_t *sample;
     json_array_foreach(raw, i, sample) {
       json_t *line = json_deep_copy(sample);
+      json_object_set_new(line, "schema", json_string(RIGOR_RESULT_SCHEMA));
+      json_object_set_new(line, "type", json_string("telemetry"));
       json_object_set_new(line, "experiment", json_string(r->e->name));
       json_object_set_new(line, "run", json_integer(a->run));
       json_object_set_new(line, "attempt", json_integer(a->attempt));
