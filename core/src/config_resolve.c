@@ -278,6 +278,9 @@ static int multi(rigor__cfg_t *c, const rigor__node_t *root, rigor_config_t *cfg
         rigor__check_keys(c, v, experiment_keys, "defaults") ||
         rigor__expand_extends(c, v, &defaults))
       return RIGOR_ECONFIG;
+    /* A shared base file carries its own `schema: 1`; it means nothing inside an experiment. */
+    if (!(defaults = rigor__map_without(c, defaults, "schema")))
+      return rigor__fail(c, v, "out of memory");
   }
   const rigor__node_t *list = rigor__get(root, "experiments");
   if (rigor__expect(c, list, RIGOR__SEQ, "experiments")) return RIGOR_ECONFIG;
@@ -289,7 +292,8 @@ static int multi(rigor__cfg_t *c, const rigor__node_t *root, rigor_config_t *cfg
   for (size_t i = 0; i < list->n; i++) {
     rigor__node_t *entry = NULL;
     if (rigor__expect(c, list->items[i], RIGOR__MAP, "an experiment") ||
-        rigor__expand_extends(c, list->items[i], &entry))
+        rigor__expand_extends(c, list->items[i], &entry) ||
+        !(entry = rigor__map_without(c, entry, "schema")))
       return RIGOR_ECONFIG;
     merged[i] = rigor__merge(c, defaults, entry);
     const rigor__node_t *name = rigor__get(merged[i], "name");

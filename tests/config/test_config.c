@@ -370,6 +370,24 @@ static void test_timing_json_round_trip(void **state) {
   json_decref(j);
 }
 
+static void test_shipped_design_examples(void **state) {
+  (void)state;
+  const char *files[] = {"sequential", "mirrored", "latin", "williams", "random", "seed000"};
+  const uint32_t runs[] = {6, 8, 16, 18, 30, 58};
+  for (size_t i = 0; i < 6; i++) {
+    char path[1024], err[4096] = "";
+    snprintf(path, sizeof path, "%s/configs/designs/%s.yaml", RIGOR_SOURCE_DIR, files[i]);
+    rigor_config_t *cfg = NULL;
+    if (load(path, NULL, &cfg, err, sizeof err) != 0) fail_msg("%s", err);
+    uint32_t total = 0;
+    for (uint32_t k = 0; k < cfg->n_experiments; k++)
+      total += cfg->experiments[k].schedule.n_blocks * cfg->experiments[k].schedule.n_variants;
+    assert_int_equal(total, runs[i]);
+    assert_int_equal(json_array_size(cfg->warnings), 0);
+    rigor_config_free(cfg);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_single_experiment_defaults_filled),
@@ -382,6 +400,7 @@ int main(void) {
       cmocka_unit_test(test_extends_merges_and_replaces),
       cmocka_unit_test(test_runs_commands),
       cmocka_unit_test(test_timing_json_round_trip),
+      cmocka_unit_test(test_shipped_design_examples),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
