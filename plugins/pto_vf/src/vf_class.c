@@ -1,9 +1,6 @@
 #include "vf_class.h"
 
-#include <string.h>
-
-static bool starts_with_nocase(vf_span_t s, const char *prefix) {
-  size_t n = strlen(prefix);
+static bool starts_with_nocase(vf_span_t s, const char *prefix, size_t n) {
   if (s.len < n) return false;
   for (size_t i = 0; i < n; i++) {
     char ch = s.ptr[i];
@@ -13,17 +10,29 @@ static bool starts_with_nocase(vf_span_t s, const char *prefix) {
   return true;
 }
 
+#define PREFIX(s, lit) starts_with_nocase(s, lit, sizeof lit - 1)
+
+/* Sync prefixes: WAIT_FLAG, SET_FLAG, PIPE_BARRIER, BARRIER, BAR, SYNC, WAIT_EVENT, SET_EVENT.
+ * Dispatching on the first letter keeps the common case (no prefix applies) to one test. */
 static bool is_sync_mnemonic(vf_span_t m) {
-  static const char *const prefixes[] = {"WAIT_FLAG", "SET_FLAG", "PIPE_BARRIER", "BARRIER",
-                                         "BAR",       "SYNC",     "WAIT_EVENT",   "SET_EVENT"};
-  for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
-    if (starts_with_nocase(m, prefixes[i])) return true;
-  return false;
+  if (m.len == 0) return false;
+  switch (m.ptr[0] & ~0x20) {
+  case 'W':
+    return PREFIX(m, "WAIT_FLAG") || PREFIX(m, "WAIT_EVENT");
+  case 'S':
+    return PREFIX(m, "SET_FLAG") || PREFIX(m, "SYNC") || PREFIX(m, "SET_EVENT");
+  case 'P':
+    return PREFIX(m, "PIPE_BARRIER");
+  case 'B': /* BAR also covers BARRIER */
+    return PREFIX(m, "BAR");
+  default:
+    return false;
+  }
 }
 
 /* Pipe bookkeeping that moves no data and computes nothing. */
 static bool is_housekeeping(vf_span_t m) {
-  return starts_with_nocase(m, "NOP") || starts_with_nocase(m, "MOVEMASK");
+  return PREFIX(m, "NOP") || PREFIX(m, "MOVEMASK");
 }
 
 vf_class_t vf_classify(vf_pipe_t pipe, vf_span_t mnemonic) {

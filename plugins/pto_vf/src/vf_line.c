@@ -2,101 +2,119 @@
 
 #include <string.h>
 
-typedef struct cursor {
-  const char *p;
-  const char *end;
-} cursor_t;
+#include "vf_swar.h"
 
-static void skip_spaces(cursor_t *c) {
-  while (c->p < c->end && (*c->p == ' ' || *c->p == '\t'))
-    c->p++;
+/* Hex digit value + 1 by character, 0 for anything else: one load instead of three range tests. */
+static const uint8_t HEX_PLUS_ONE[256] = {
+    ['0'] = 1,  ['1'] = 2,  ['2'] = 3,  ['3'] = 4,  ['4'] = 5,  ['5'] = 6,  ['6'] = 7,  ['7'] = 8,
+    ['8'] = 9,  ['9'] = 10, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+    ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+};
+
+static inline bool is_digit(char ch) {
+  return (unsigned char)(ch - '0') < 10;
 }
 
-static bool take(cursor_t *c, const char *lit, size_t n) {
-  if ((size_t)(c->end - c->p) < n || memcmp(c->p, lit, n) != 0) return false;
-  c->p += n;
-  return true;
+static inline bool is_word_char(char ch) {
+  return (unsigned char)((ch | 0x20) - 'a') < 26 || is_digit(ch) || ch == '_';
 }
 
-static int hex_digit(char ch) {
-  if (ch >= '0' && ch <= '9') return ch - '0';
-  if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
-  if (ch >= 'A' && ch <= 'F') return ch - 'A' + 10;
-  return -1;
+static inline const char *skip_spaces(const char *p, const char *end) {
+  while (p < end && (*p == ' ' || *p == '\t'))
+    p++;
+  return p;
 }
 
-/* Hex digits (at most 16) after an optional "0x"; false when none or too many. */
-static bool take_hex(cursor_t *c, uint64_t *value) {
-  if (c->end - c->p >= 2 && c->p[0] == '0' && (c->p[1] == 'x' || c->p[1] == 'X')) c->p += 2;
+/* Literal of compile-time length at p; the constant-size memcmp compiles to a few loads. */
+#define LIT_AT(p, end, lit)                                                                        \
+  ((size_t)((end) - (p)) >= sizeof lit - 1 && !memcmp(p, lit, sizeof lit - 1))
+#define SPAN_IS(s, n, lit) ((n) == sizeof lit - 1 && !memcmp(s, lit, sizeof lit - 1))
+
+/* Hex digits (at most 16) after an optional "0x"; NULL when none or too many, else the position
+ * after the last digit. */
+static inline const char *take_hex(const char *p, const char *end, uint64_t *value) {
+  if (end - p >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) p += 2;
+  const char *first = p;
+  const char *limit = end - p > 17 ? p + 17 : end;
   uint64_t v = 0;
-  int n = 0;
-  int d;
-  while (c->p < c->end && (d = hex_digit(*c->p)) >= 0) {
-    if (++n > 16) return false;
-    v = (v << 4) | (uint64_t)d;
-    c->p++;
+  unsigned d;
+  while (p < limit && (d = HEX_PLUS_ONE[(unsigned char)*p]) != 0) {
+    v = (v << 4) | (d - 1);
+    p++;
   }
+  if (p == first || p - first > 16) return NULL;
   *value = v;
-  return n > 0;
+  return p;
 }
 
-/* Decimal digits; false when none or when the value overflows 64 bits. */
-static bool take_dec(cursor_t *c, uint64_t *value) {
+/* Decimal digits; NULL when none or when the value overflows 64 bits. On overflow *stop is the
+ * offending digit, so the caller can tell "bad" from "absent". */
+static inline const char *take_dec(const char *p, const char *end, uint64_t *value,
+                                   const char **stop) {
+  const char *first = p;
   uint64_t v = 0;
-  const char *start = c->p;
-  while (c->p < c->end && *c->p >= '0' && *c->p <= '9') {
-    uint64_t d = (uint64_t)(*c->p - '0');
-    if (v > (UINT64_MAX - d) / 10) return false;
+  /* Nineteen digits always fit; only the twentieth can overflow. */
+  const char *safe = end - p > 19 ? p + 19 : end;
+  while (p < safe && is_digit(*p)) {
+    v = v * 10 + (uint64_t)(*p - '0');
+    p++;
+  }
+  while (p < end && is_digit(*p)) {
+    uint64_t d = (uint64_t)(*p - '0');
+    if (v > (UINT64_MAX - d) / 10) {
+      *stop = p;
+      return NULL;
+    }
     v = v * 10 + d;
-    c->p++;
+    p++;
   }
+  *stop = p;
+  if (p == first) return NULL;
   *value = v;
-  return c->p > start;
-}
-
-static bool is_word_char(char ch) {
-  return (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ||
-         ch == '_';
+  return p;
 }
 
 static vf_pipe_t pipe_lookup(const char *s, size_t n) {
-#define PIPE(name, value)                                                                          \
-  { name, sizeof name - 1, value }
-  static const struct {
-    const char *name;
-    size_t len;
-    vf_pipe_t pipe;
-  } table[] = {
-      PIPE("SCALAR", VF_PIPE_SCALAR), PIPE("VEC", VF_PIPE_VEC),
-      PIPE("VECTOR", VF_PIPE_VECTOR), PIPE("MTE1", VF_PIPE_MTE1),
-      PIPE("MTE2", VF_PIPE_MTE2),     PIPE("MTE3", VF_PIPE_MTE3),
-      PIPE("FIXP", VF_PIPE_FIXP),     PIPE("CUBE", VF_PIPE_CUBE),
-      PIPE("FC", VF_PIPE_FC),         PIPE("FLOWCTRL", VF_PIPE_FLOWCTRL),
-      PIPE("ALL", VF_PIPE_ALL),       PIPE("RVECEX", VF_PIPE_RVECEX),
-      PIPE("RVECLD", VF_PIPE_RVECLD), PIPE("RVECST", VF_PIPE_RVECST),
-      PIPE("RVECSU", VF_PIPE_RVECSU), PIPE("RVECLP", VF_PIPE_RVECLP),
-      PIPE("PUSHQ", VF_PIPE_PUSHQ),
-  };
-#undef PIPE
-  for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
-    if (table[i].len == n && memcmp(table[i].name, s, n) == 0) return table[i].pipe;
-  return VF_PIPE_OTHER;
-}
-
-static bool span_is(vf_span_t s, const char *lit) {
-  size_t n = strlen(lit);
-  return s.len == n && memcmp(s.ptr, lit, n) == 0;
+  switch (n) {
+  case 2:
+    return SPAN_IS(s, n, "FC") ? VF_PIPE_FC : VF_PIPE_OTHER;
+  case 3:
+    if (SPAN_IS(s, n, "VEC")) return VF_PIPE_VEC;
+    return SPAN_IS(s, n, "ALL") ? VF_PIPE_ALL : VF_PIPE_OTHER;
+  case 4:
+    if (SPAN_IS(s, n, "MTE1")) return VF_PIPE_MTE1;
+    if (SPAN_IS(s, n, "MTE2")) return VF_PIPE_MTE2;
+    if (SPAN_IS(s, n, "MTE3")) return VF_PIPE_MTE3;
+    if (SPAN_IS(s, n, "FIXP")) return VF_PIPE_FIXP;
+    return SPAN_IS(s, n, "CUBE") ? VF_PIPE_CUBE : VF_PIPE_OTHER;
+  case 5:
+    return SPAN_IS(s, n, "PUSHQ") ? VF_PIPE_PUSHQ : VF_PIPE_OTHER;
+  case 6:
+    if (SPAN_IS(s, n, "SCALAR")) return VF_PIPE_SCALAR;
+    if (SPAN_IS(s, n, "VECTOR")) return VF_PIPE_VECTOR;
+    if (!SPAN_IS(s, 4, "RVEC")) return VF_PIPE_OTHER;
+    if (SPAN_IS(s + 4, 2, "EX")) return VF_PIPE_RVECEX;
+    if (SPAN_IS(s + 4, 2, "LD")) return VF_PIPE_RVECLD;
+    if (SPAN_IS(s + 4, 2, "ST")) return VF_PIPE_RVECST;
+    if (SPAN_IS(s + 4, 2, "SU")) return VF_PIPE_RVECSU;
+    return SPAN_IS(s + 4, 2, "LP") ? VF_PIPE_RVECLP : VF_PIPE_OTHER;
+  case 8:
+    return SPAN_IS(s, n, "FLOWCTRL") ? VF_PIPE_FLOWCTRL : VF_PIPE_OTHER;
+  default:
+    return VF_PIPE_OTHER;
+  }
 }
 
 static bool is_vf_mnemonic(vf_span_t m) {
-  return span_is(m, "VF") || span_is(m, "VFI") || span_is(m, "VF_RU") || span_is(m, "VF_BC") ||
-         span_is(m, "VF_PREFETCH") || span_is(m, "VF_SIMT");
+  if (m.len < 2 || m.ptr[0] != 'V' || m.ptr[1] != 'F') return false;
+  return m.len == 2 || SPAN_IS(m.ptr, m.len, "VFI") || SPAN_IS(m.ptr, m.len, "VF_RU") ||
+         SPAN_IS(m.ptr, m.len, "VF_BC") || SPAN_IS(m.ptr, m.len, "VF_PREFETCH") ||
+         SPAN_IS(m.ptr, m.len, "VF_SIMT");
 }
 
 /* Position just after "key" followed by spaces and ':' or '=', where key is a whole word; NULL
  * when absent. */
-static const char *find_key(vf_span_t s, const char *key) {
-  size_t klen = strlen(key);
+static const char *find_key(vf_span_t s, const char *key, size_t klen) {
   const char *p = s.ptr;
   const char *end = s.ptr + s.len;
   while ((size_t)(end - p) > klen) {
@@ -114,105 +132,202 @@ static const char *find_key(vf_span_t s, const char *key) {
 }
 
 bool vf_operand_hex(vf_span_t operands, const char *key, uint64_t *value) {
-  const char *v = find_key(operands, key);
+  const char *v = find_key(operands, key, strlen(key));
   if (!v) return false;
-  cursor_t c = {v, operands.ptr + operands.len};
-  skip_spaces(&c);
-  if (!(c.end - c.p >= 2 && c.p[0] == '0' && (c.p[1] == 'x' || c.p[1] == 'X'))) return false;
-  return take_hex(&c, value);
+  const char *end = operands.ptr + operands.len;
+  v = skip_spaces(v, end);
+  if (!(end - v >= 2 && v[0] == '0' && (v[1] == 'x' || v[1] == 'X'))) return false;
+  return take_hex(v, end, value) != NULL;
 }
 
 /* Each VF field has its own optional match: a key that is present must carry a valid value. */
-static bool parse_vf_field(vf_span_t ops, const char *key, bool hex, uint32_t bit, uint64_t *value,
-                           uint32_t *fields) {
-  const char *v = find_key(ops, key);
+static bool parse_vf_field(vf_span_t ops, const char *key, size_t klen, bool hex, uint32_t bit,
+                           uint64_t *value, uint32_t *fields) {
+  const char *v = find_key(ops, key, klen);
   if (!v) return true;
-  cursor_t c = {v, ops.ptr + ops.len};
-  skip_spaces(&c);
-  bool ok = hex ? take_hex(&c, value) : take_dec(&c, value);
-  if (!ok || (c.p < c.end && is_word_char(*c.p))) return false;
+  const char *end = ops.ptr + ops.len;
+  const char *stop;
+  v = skip_spaces(v, end);
+  v = hex ? take_hex(v, end, value) : take_dec(v, end, value, &stop);
+  if (!v || (v < end && is_word_char(*v))) return false;
   *fields |= bit;
   return true;
 }
 
+#define KEY(lit) lit, sizeof lit - 1
+
 static vf_line_status_t parse_vf_fields(vf_line_t *out) {
   vf_span_t ops = out->operands;
   uint32_t f = 0;
-  if (!parse_vf_field(ops, "addr", true, VF_FIELD_ADDR, &out->vf_addr, &f) ||
-      !parse_vf_field(ops, "instr_num", true, VF_FIELD_INSTR_NUM, &out->vf_instr_num, &f) ||
-      !parse_vf_field(ops, "vf_execute_time", false, VF_FIELD_EXEC, &out->vf_execute_time, &f) ||
-      !parse_vf_field(ops, "vf_real_execute_time", false, VF_FIELD_REAL_EXEC,
+  if (!parse_vf_field(ops, KEY("addr"), true, VF_FIELD_ADDR, &out->vf_addr, &f) ||
+      !parse_vf_field(ops, KEY("instr_num"), true, VF_FIELD_INSTR_NUM, &out->vf_instr_num, &f) ||
+      !parse_vf_field(ops, KEY("vf_execute_time"), false, VF_FIELD_EXEC, &out->vf_execute_time,
+                      &f) ||
+      !parse_vf_field(ops, KEY("vf_real_execute_time"), false, VF_FIELD_REAL_EXEC,
                       &out->vf_real_execute_time, &f))
     return VF_LINE_BAD_VF_FIELD;
   out->vf_fields = f;
   return VF_LINE_OK;
 }
 
-vf_line_status_t vf_line_parse(const char *ptr, size_t len, vf_line_t *out) {
-  cursor_t c = {ptr, ptr + len};
-  while (c.end > c.p && (c.end[-1] == '\r' || c.end[-1] == ' ' || c.end[-1] == '\t'))
-    c.end--;
+static inline const char *trim_end(const char *ptr, size_t len) {
+  const char *end = ptr + len;
+  while (end > ptr && (end[-1] == '\r' || end[-1] == ' ' || end[-1] == '\t'))
+    end--;
+  return end;
+}
+
+vf_line_status_t vf_line_parse_general(const char *ptr, size_t len, vf_line_t *out) {
+  const char *p = ptr;
+  const char *end = trim_end(ptr, len);
   out->has_id = false;
   out->is_vf = false;
   out->vf_fields = 0;
-  skip_spaces(&c);
-  if (c.p == c.end) return VF_LINE_BLANK;
+  p = skip_spaces(p, end);
+  if (p == end) return VF_LINE_BLANK;
 
-  if (take(&c, "[info]", 6)) skip_spaces(&c);
-  if (!take(&c, "[", 1)) return VF_LINE_NO_CYCLE;
-  const char *digits = c.p;
-  if (!take_dec(&c, &out->cycle))
-    return c.p > digits || (c.p < c.end && *c.p >= '0' && *c.p <= '9') ? VF_LINE_BAD_CYCLE
-                                                                       : VF_LINE_NO_CYCLE;
-  if (!take(&c, "]", 1)) return VF_LINE_NO_CYCLE;
+  if (LIT_AT(p, end, "[info]")) p = skip_spaces(p + 6, end);
+  if (p == end || *p != '[') return VF_LINE_NO_CYCLE;
+  const char *stop;
+  const char *q = take_dec(p + 1, end, &out->cycle, &stop);
+  if (!q) return stop > p + 1 ? VF_LINE_BAD_CYCLE : VF_LINE_NO_CYCLE;
+  if (q == end || *q != ']') return VF_LINE_NO_CYCLE;
 
-  skip_spaces(&c);
-  if (!take(&c, "(PC:", 4)) return VF_LINE_NO_PC;
-  skip_spaces(&c);
-  if (!take_hex(&c, &out->pc) || !take(&c, ")", 1)) return VF_LINE_NO_PC;
+  p = skip_spaces(q + 1, end);
+  if (!LIT_AT(p, end, "(PC:")) return VF_LINE_NO_PC;
+  p = take_hex(skip_spaces(p + 4, end), end, &out->pc);
+  if (!p || p == end || *p != ')') return VF_LINE_NO_PC;
 
-  skip_spaces(&c);
-  const char *pipe = c.p;
-  while (c.p < c.end && is_word_char(*c.p))
-    c.p++;
-  size_t pipe_len = (size_t)(c.p - pipe);
-  skip_spaces(&c);
-  if (pipe_len == 0 || !take(&c, ":", 1)) return VF_LINE_NO_PIPE;
+  p = skip_spaces(p + 1, end);
+  const char *pipe = p;
+  while (p < end && is_word_char(*p))
+    p++;
+  size_t pipe_len = (size_t)(p - pipe);
+  p = skip_spaces(p, end);
+  if (pipe_len == 0 || p == end || *p != ':') return VF_LINE_NO_PIPE;
   out->pipe_text = (vf_span_t){pipe, (uint32_t)pipe_len};
   out->pipe = pipe_lookup(pipe, pipe_len);
 
-  skip_spaces(&c);
-  if (!take(&c, "(Binary:", 8)) return VF_LINE_NO_BINARY;
-  skip_spaces(&c);
-  if (!take_hex(&c, &out->binary) || !take(&c, ")", 1)) return VF_LINE_NO_BINARY;
+  p = skip_spaces(p + 1, end);
+  if (!LIT_AT(p, end, "(Binary:")) return VF_LINE_NO_BINARY;
+  p = take_hex(skip_spaces(p + 8, end), end, &out->binary);
+  if (!p || p == end || *p != ')') return VF_LINE_NO_BINARY;
 
   /* The instruction ID sits only here, between the binary and the mnemonic; "FLAG ID:0" or
    * "Id:415" later in the operands are operand text. */
-  skip_spaces(&c);
-  if (take(&c, "(ID:", 4)) {
-    skip_spaces(&c);
-    if (!take_dec(&c, &out->id)) return VF_LINE_BAD_ID;
-    skip_spaces(&c);
-    if (!take(&c, ")", 1)) return VF_LINE_BAD_ID;
+  p = skip_spaces(p + 1, end);
+  if (LIT_AT(p, end, "(ID:")) {
+    p = take_dec(skip_spaces(p + 4, end), end, &out->id, &stop);
+    if (!p) return VF_LINE_BAD_ID;
+    p = skip_spaces(p, end);
+    if (p == end || *p != ')') return VF_LINE_BAD_ID;
     out->has_id = true;
-    skip_spaces(&c);
+    p = skip_spaces(p + 1, end);
   }
 
-  const char *mn = c.p;
-  if (c.p == c.end ||
-      !((*c.p >= 'A' && *c.p <= 'Z') || (*c.p >= 'a' && *c.p <= 'z') || *c.p == '_'))
+  const char *mn = p;
+  if (p == end || !((unsigned char)((*p | 0x20) - 'a') < 26 || *p == '_'))
     return VF_LINE_NO_MNEMONIC;
-  while (c.p < c.end && *c.p != ' ' && *c.p != '(' && *c.p != ',' && *c.p != '\t')
-    c.p++;
-  out->mnemonic = (vf_span_t){mn, (uint32_t)(c.p - mn)};
-  skip_spaces(&c);
-  out->operands = (vf_span_t){c.p, (uint32_t)(c.end - c.p)};
+  while (p < end && *p != ' ' && *p != '(' && *p != ',' && *p != '\t')
+    p++;
+  out->mnemonic = (vf_span_t){mn, (uint32_t)(p - mn)};
+  p = skip_spaces(p, end);
+  out->operands = (vf_span_t){p, (uint32_t)(end - p)};
 
   if (out->pipe == VF_PIPE_PUSHQ && is_vf_mnemonic(out->mnemonic)) {
     out->is_vf = true;
     return parse_vf_fields(out);
   }
   return VF_LINE_OK;
+}
+
+#if VF_SWAR_AVAILABLE
+/* A mnemonic ends at a space, tab, '(' or ','. */
+static inline const char *mnemonic_end(const char *p, const char *end) {
+  while (end - p >= 8) {
+    uint64_t w = vf_swar_load(p);
+    uint64_t stop =
+        vf_swar_eq(w, ' ') | vf_swar_eq(w, '\t') | vf_swar_eq(w, '(') | vf_swar_eq(w, ',');
+    if (stop) return p + vf_swar_first(stop);
+    p += 8;
+  }
+  while (p < end && *p != ' ' && *p != '(' && *p != ',' && *p != '\t')
+    p++;
+  return p;
+}
+
+#define ID_OPEN_MASK 0xFFFFFFFFFFFFULL /* the six bytes of " (ID: " */
+
+/* The layout CAModel writes, checked eight bytes at a time:
+ *   "[info] [" digits "] (PC: 0x" 8 hex ") " pipe padded to 8 " : (Binary: 0x" 8 hex ")"
+ *   [" (ID: " 1-7 digits ")"] spaces mnemonic [spaces operands]
+ * Returns -1 for anything else (other widths, unknown pipes, malformed lines), leaving the line
+ * to the general parser; it accepts only lines that the general parser reads identically. */
+static int parse_fixed_layout(const char *s, const char *end, vf_line_t *out) {
+  if (end - s < 67 || vf_swar_load(s) != vf_swar_load("[info] [")) return -1;
+  uint64_t w = vf_swar_load(s + 8);
+  if (vf_swar_digits(w) != VF_SWAR_HIGH) return -1;
+  uint64_t cycle = vf_swar_dec8(w);
+  /* Cycles from 10^8 on print wider; up to nineteen digits always fit. */
+  const char *q = s + 16;
+  while (is_digit(*q)) {
+    if (q - (s + 8) == 19) return -1;
+    cycle = cycle * 10 + (uint64_t)(*q - '0');
+    q++;
+  }
+  if (end - q < 51 || *q != ']' || vf_swar_load(q + 1) != vf_swar_load(" (PC: 0x")) return -1;
+  if (!vf_swar_hex8(vf_swar_load(q + 9), &out->pc) || q[17] != ')' || q[18] != ' ') return -1;
+
+  const char *pipe = q + 19;
+  uint64_t spaces = vf_swar_eq(vf_swar_load(pipe), ' ');
+  unsigned pipe_len = vf_swar_first(spaces);
+  if (pipe_len == 0 || (pipe_len < 8 && spaces != VF_SWAR_HIGH << (8 * pipe_len))) return -1;
+  vf_pipe_t pipe_id = pipe_lookup(pipe, pipe_len);
+  if (pipe_id == VF_PIPE_OTHER) return -1;
+
+  const char *t = pipe + 8;
+  if (vf_swar_load(t) != vf_swar_load(" : (Bina") ||
+      vf_swar_load(t + 6) != vf_swar_load("nary: 0x"))
+    return -1;
+  if (!vf_swar_hex8(vf_swar_load(t + 14), &out->binary) || t[22] != ')') return -1;
+
+  const char *r = t + 23;
+  out->has_id = false;
+  if (end - r >= 14 &&
+      (vf_swar_load(r) & ID_OPEN_MASK) == (vf_swar_load(" (ID: 00") & ID_OPEN_MASK)) {
+    w = vf_swar_load(r + 6);
+    unsigned n = vf_swar_first(~vf_swar_digits(w) & VF_SWAR_HIGH);
+    if (n == 0 || n == 8 || r[6 + n] != ')') return -1;
+    out->id = vf_swar_dec_prefix(w, n);
+    out->has_id = true;
+    r += 7 + n;
+  }
+
+  const char *mn = skip_spaces(r, end);
+  if (mn == end || !((unsigned char)((*mn | 0x20) - 'a') < 26 || *mn == '_')) return -1;
+  const char *mn_end = mnemonic_end(mn, end);
+  const char *ops = skip_spaces(mn_end, end);
+  out->cycle = cycle;
+  out->pipe = pipe_id;
+  out->pipe_text = (vf_span_t){pipe, pipe_len};
+  out->mnemonic = (vf_span_t){mn, (uint32_t)(mn_end - mn)};
+  out->operands = (vf_span_t){ops, (uint32_t)(end - ops)};
+  out->is_vf = false;
+  out->vf_fields = 0;
+  if (pipe_id == VF_PIPE_PUSHQ && is_vf_mnemonic(out->mnemonic)) {
+    out->is_vf = true;
+    return parse_vf_fields(out);
+  }
+  return VF_LINE_OK;
+}
+#endif
+
+vf_line_status_t vf_line_parse(const char *ptr, size_t len, vf_line_t *out) {
+#if VF_SWAR_AVAILABLE
+  int st = parse_fixed_layout(ptr, trim_end(ptr, len), out);
+  if (st >= 0) return (vf_line_status_t)st;
+#endif
+  return vf_line_parse_general(ptr, len, out);
 }
 
 const char *vf_line_status_name(vf_line_status_t s) {

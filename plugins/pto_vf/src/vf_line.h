@@ -78,6 +78,9 @@ typedef struct vf_line {
 /* Parses one line (without its newline; a trailing '\r' is ignored). Returns a vf_line_status_t;
  * `out` is fully valid only for VF_LINE_OK. */
 vf_line_status_t vf_line_parse(const char *ptr, size_t len, vf_line_t *out);
+/* The same parse without the fast path for the fixed layout CAModel writes; vf_line_parse falls
+ * back to it and must always agree with it (the tests compare the two). */
+vf_line_status_t vf_line_parse_general(const char *ptr, size_t len, vf_line_t *out);
 
 const char *vf_line_status_name(vf_line_status_t s);
 const char *vf_pipe_name(vf_pipe_t p);
