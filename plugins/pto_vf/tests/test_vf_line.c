@@ -1,6 +1,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -146,6 +147,88 @@ static void test_classes(void **state) {
   assert_int_equal(vf_classify(VF_PIPE_SCALAR, vadd), VF_CLASS_OTHER);
 }
 
+static void assert_same_span(vf_span_t a, vf_span_t b) {
+  assert_ptr_equal(a.ptr, b.ptr);
+  assert_int_equal(a.len, b.len);
+}
+
+/* Both parsers on an exact-size heap copy, so a read past the end is a sanitizer error. */
+static void assert_parsers_agree(const char *text, size_t len) {
+  char *buf = malloc(len ? len : 1);
+  assert_non_null(buf);
+  memcpy(buf, text, len);
+  vf_line_t fast, general;
+  vf_line_status_t st = vf_line_parse(buf, len, &fast);
+  vf_line_status_t st_general = vf_line_parse_general(buf, len, &general);
+  if (st != st_general)
+    fail_msg("status %d vs general %d for: %.*s", st, st_general, (int)len, buf);
+  if (st == VF_LINE_OK) {
+    assert_int_equal(fast.cycle, general.cycle);
+    assert_int_equal(fast.pc, general.pc);
+    assert_int_equal(fast.binary, general.binary);
+    assert_int_equal(fast.has_id, general.has_id);
+    if (fast.has_id) assert_int_equal(fast.id, general.id);
+    assert_int_equal(fast.pipe, general.pipe);
+    assert_same_span(fast.pipe_text, general.pipe_text);
+    assert_same_span(fast.mnemonic, general.mnemonic);
+    assert_same_span(fast.operands, general.operands);
+    assert_int_equal(fast.is_vf, general.is_vf);
+    assert_int_equal(fast.vf_fields, general.vf_fields);
+    if (fast.vf_fields & VF_FIELD_ADDR) assert_int_equal(fast.vf_addr, general.vf_addr);
+    if (fast.vf_fields & VF_FIELD_INSTR_NUM)
+      assert_int_equal(fast.vf_instr_num, general.vf_instr_num);
+    if (fast.vf_fields & VF_FIELD_EXEC)
+      assert_int_equal(fast.vf_execute_time, general.vf_execute_time);
+    if (fast.vf_fields & VF_FIELD_REAL_EXEC)
+      assert_int_equal(fast.vf_real_execute_time, general.vf_real_execute_time);
+  }
+  free(buf);
+}
+
+/* The fixed-layout fast path must read every line exactly as the general parser does: canonical
+ * lines, and every one-byte substitution, deletion and insertion of them, and every prefix. */
+static void test_fast_path_agrees_with_general(void **state) {
+  (void)state;
+  static const char *const seeds[] = {
+      "[info] [00000745] (PC: 0x11bbe03c) SCALAR   : (Binary: 0x083dd2b8) (ID: 000123) ADD_IMM  "
+      "dtype:S64, XD:X30=0x204258, IMM:0x2b8, ",
+      "[info] [00011691] (PC: 0x10f86088) SCALAR   : (Binary: 0x40c01000) WAIT_FLAG  PIPE:MTE2, "
+      "TRIGGER PIPE:SCALAR, FLAG ID:0,",
+      "[info] [00001833] (PC: 0x10D0D104) PUSHQ    : (Binary: 0x15400000) (ID: 000041) VF  addr: "
+      "0x10d0d200,instr_num: 0x54, vf_execute_time: 72, vf_real_execute_time: 60\r",
+      "[info] [123456789012] (PC: 0xabcdef01) PUSHQ    : (Binary: 0x15400000) (ID: 1234567) "
+      "VF_SIMT , vf_execute_time: 561",
+      "[info] [00000258] (PC: 0x10cfa008) FLOWCTRL : (Binary: 0x80400000) scalar_mov_xd_imme16(x[0]"
+      "= 0x1, imme16:0x1 )",
+      "[info] [00000258] (PC: 0x10cfa008) RVECLD   : (Binary: 0x80400000) (ID: 7) MOVEMASK  "
+      "XN:X0=0xffffffffffffffff, Id:415;",
+      "[info] [00000258] (PC: 0x10cfa008) NEWPIPE  : (Binary: 0x80400000) (ID: 7) VADD  ,",
+      "[info] [00000545] (PC: 0x10cfa058) MTE2     : (Binary: 0x74401100) DMA_MOV",
+  };
+  static const char subst[] = {' ', '\t', '(', ')', ',', ':',  '[',  ']',    '0',    '9',
+                               'a', 'f',  'G', 'x', '_', '\r', '\n', '\x80', '\xff', 'I'};
+  char line[512];
+  for (size_t s = 0; s < sizeof seeds / sizeof seeds[0]; s++) {
+    size_t n = strlen(seeds[s]);
+    for (size_t len = 0; len <= n; len++)
+      assert_parsers_agree(seeds[s], len);
+    for (size_t i = 0; i < n; i++) {
+      for (size_t k = 0; k < sizeof subst; k++) {
+        memcpy(line, seeds[s], n);
+        line[i] = subst[k];
+        assert_parsers_agree(line, n);
+        memcpy(line, seeds[s], i);
+        line[i] = subst[k];
+        memcpy(line + i + 1, seeds[s] + i, n - i);
+        assert_parsers_agree(line, n + 1);
+      }
+      memcpy(line, seeds[s], i);
+      memcpy(line + i, seeds[s] + i + 1, n - i - 1);
+      assert_parsers_agree(line, n - 1);
+    }
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_a5_line_with_id),
@@ -155,6 +238,7 @@ int main(void) {
       cmocka_unit_test(test_malformed_kinds),
       cmocka_unit_test(test_never_reads_past_len),
       cmocka_unit_test(test_classes),
+      cmocka_unit_test(test_fast_path_agrees_with_general),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
