@@ -14,7 +14,9 @@
  *   environment  object  {affinity, noise, randomize_env, telemetry} (see env.h)
  *   gate         object  {cv_max, min_samples}
  *   launcher     array of strings, or null
+ *   ranks        integer, the "{ranks}" of a launcher
  *   deadline     real seconds or null
+ * Variants share unchanged sub-objects by reference count: treat settings as read-only.
  */
 #ifndef RIGOR_EXPERIMENT_H
 #define RIGOR_EXPERIMENT_H
