@@ -12,10 +12,12 @@ static bool starts_with_nocase(vf_span_t s, const char *prefix, size_t n) {
 
 #define PREFIX(s, lit) starts_with_nocase(s, lit, sizeof lit - 1)
 
-/* Sync prefixes: WAIT_FLAG, SET_FLAG, PIPE_BARRIER, BARRIER, BAR, SYNC, WAIT_EVENT, SET_EVENT.
- * Dispatching on the first letter keeps the common case (no prefix applies) to one test. */
-static bool is_sync_mnemonic(vf_span_t m) {
+/* Mnemonic rules first (sync prefixes WAIT_FLAG, SET_FLAG, PIPE_BARRIER, BARRIER, BAR, SYNC,
+ * WAIT_EVENT, SET_EVENT; then NOP* and MOVEMASK as other), dispatched on the first letter so that
+ * the common case, no rule applies, costs one test. */
+static bool mnemonic_class(vf_span_t m, vf_class_t *cls) {
   if (m.len == 0) return false;
+  *cls = VF_CLASS_SYNC;
   switch (m.ptr[0] & ~0x20) {
   case 'W':
     return PREFIX(m, "WAIT_FLAG") || PREFIX(m, "WAIT_EVENT");
@@ -25,36 +27,33 @@ static bool is_sync_mnemonic(vf_span_t m) {
     return PREFIX(m, "PIPE_BARRIER");
   case 'B': /* BAR also covers BARRIER */
     return PREFIX(m, "BAR");
+  case 'N':
+    *cls = VF_CLASS_OTHER;
+    return PREFIX(m, "NOP");
+  case 'M': /* pipe bookkeeping that moves no data and computes nothing */
+    *cls = VF_CLASS_OTHER;
+    return PREFIX(m, "MOVEMASK");
   default:
     return false;
   }
 }
 
-/* Pipe bookkeeping that moves no data and computes nothing. */
-static bool is_housekeeping(vf_span_t m) {
-  return PREFIX(m, "NOP") || PREFIX(m, "MOVEMASK");
-}
+static const uint8_t PIPE_CLASS[VF_PIPE_COUNT] = {
+    [VF_PIPE_OTHER] = VF_CLASS_OTHER,    [VF_PIPE_SCALAR] = VF_CLASS_OTHER,
+    [VF_PIPE_VEC] = VF_CLASS_COMPUTE,    [VF_PIPE_VECTOR] = VF_CLASS_COMPUTE,
+    [VF_PIPE_MTE1] = VF_CLASS_LOAD,      [VF_PIPE_MTE2] = VF_CLASS_LOAD,
+    [VF_PIPE_MTE3] = VF_CLASS_STORE,     [VF_PIPE_FIXP] = VF_CLASS_STORE,
+    [VF_PIPE_CUBE] = VF_CLASS_COMPUTE,   [VF_PIPE_FC] = VF_CLASS_OTHER,
+    [VF_PIPE_FLOWCTRL] = VF_CLASS_OTHER, [VF_PIPE_ALL] = VF_CLASS_OTHER,
+    [VF_PIPE_RVECEX] = VF_CLASS_COMPUTE, [VF_PIPE_RVECLD] = VF_CLASS_LOAD,
+    [VF_PIPE_RVECST] = VF_CLASS_STORE,   [VF_PIPE_RVECSU] = VF_CLASS_OTHER,
+    [VF_PIPE_RVECLP] = VF_CLASS_OTHER,   [VF_PIPE_PUSHQ] = VF_CLASS_OTHER,
+};
 
 vf_class_t vf_classify(vf_pipe_t pipe, vf_span_t mnemonic) {
-  if (is_sync_mnemonic(mnemonic)) return VF_CLASS_SYNC;
-  if (is_housekeeping(mnemonic)) return VF_CLASS_OTHER;
-  switch (pipe) {
-  case VF_PIPE_MTE1:
-  case VF_PIPE_MTE2:
-  case VF_PIPE_RVECLD:
-    return VF_CLASS_LOAD;
-  case VF_PIPE_MTE3:
-  case VF_PIPE_FIXP:
-  case VF_PIPE_RVECST:
-    return VF_CLASS_STORE;
-  case VF_PIPE_VEC:
-  case VF_PIPE_VECTOR:
-  case VF_PIPE_CUBE:
-  case VF_PIPE_RVECEX:
-    return VF_CLASS_COMPUTE;
-  default:
-    return VF_CLASS_OTHER;
-  }
+  vf_class_t cls;
+  if (mnemonic_class(mnemonic, &cls)) return cls;
+  return (unsigned)pipe < VF_PIPE_COUNT ? (vf_class_t)PIPE_CLASS[pipe] : VF_CLASS_OTHER;
 }
 
 const char *vf_class_name(vf_class_t c) {

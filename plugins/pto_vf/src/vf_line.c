@@ -256,6 +256,34 @@ static inline const char *mnemonic_end(const char *p, const char *end) {
   return p;
 }
 
+/* Pipe names padded with spaces to eight bytes, placed by a multiplicative hash of that word
+ * (PIPE_HASH_MULT was chosen so that the 17 names fall in distinct slots): one load and one
+ * compare, where a chain of tests would mispredict on every change of pipe. */
+#define PIPE_HASH_MULT    0x678a5aa33b6fe507ULL
+#define PIPE_HASH_SLOT(w) ((unsigned)(((w)*PIPE_HASH_MULT) >> 59))
+
+static const struct {
+  char padded[8];
+  uint8_t pipe;
+} PIPE_SLOTS[32] = {
+    [22] = {"SCALAR  ", VF_PIPE_SCALAR}, [3] = {"VEC     ", VF_PIPE_VEC},
+    [1] = {"VECTOR  ", VF_PIPE_VECTOR},  [4] = {"MTE1    ", VF_PIPE_MTE1},
+    [24] = {"MTE2    ", VF_PIPE_MTE2},   [13] = {"MTE3    ", VF_PIPE_MTE3},
+    [27] = {"FIXP    ", VF_PIPE_FIXP},   [10] = {"CUBE    ", VF_PIPE_CUBE},
+    [5] = {"FC      ", VF_PIPE_FC},      [17] = {"FLOWCTRL", VF_PIPE_FLOWCTRL},
+    [19] = {"ALL     ", VF_PIPE_ALL},    [25] = {"RVECEX  ", VF_PIPE_RVECEX},
+    [21] = {"RVECLD  ", VF_PIPE_RVECLD}, [9] = {"RVECST  ", VF_PIPE_RVECST},
+    [23] = {"RVECSU  ", VF_PIPE_RVECSU}, [29] = {"RVECLP  ", VF_PIPE_RVECLP},
+    [28] = {"PUSHQ   ", VF_PIPE_PUSHQ},
+};
+
+/* The pipe whose padded name is exactly w, VF_PIPE_OTHER when none. */
+static inline vf_pipe_t padded_pipe_lookup(uint64_t w) {
+  unsigned slot = PIPE_HASH_SLOT(w);
+  return vf_swar_load(PIPE_SLOTS[slot].padded) == w ? (vf_pipe_t)PIPE_SLOTS[slot].pipe
+                                                    : VF_PIPE_OTHER;
+}
+
 #define ID_OPEN_MASK 0xFFFFFFFFFFFFULL /* the six bytes of " (ID: " */
 
 /* The layout CAModel writes, checked eight bytes at a time:
@@ -279,11 +307,10 @@ static int parse_fixed_layout(const char *s, const char *end, vf_line_t *out) {
   if (!vf_swar_hex8(vf_swar_load(q + 9), &out->pc) || q[17] != ')' || q[18] != ' ') return -1;
 
   const char *pipe = q + 19;
-  uint64_t spaces = vf_swar_eq(vf_swar_load(pipe), ' ');
-  unsigned pipe_len = vf_swar_first(spaces);
-  if (pipe_len == 0 || (pipe_len < 8 && spaces != VF_SWAR_HIGH << (8 * pipe_len))) return -1;
-  vf_pipe_t pipe_id = pipe_lookup(pipe, pipe_len);
+  uint64_t padded = vf_swar_load(pipe);
+  vf_pipe_t pipe_id = padded_pipe_lookup(padded);
   if (pipe_id == VF_PIPE_OTHER) return -1;
+  unsigned pipe_len = vf_swar_first(vf_swar_eq(padded, ' '));
 
   const char *t = pipe + 8;
   if (vf_swar_load(t) != vf_swar_load(" : (Bina") ||

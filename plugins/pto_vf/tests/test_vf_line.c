@@ -1,6 +1,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -208,6 +209,17 @@ static void test_fast_path_agrees_with_general(void **state) {
   static const char subst[] = {' ', '\t', '(', ')', ',', ':',  '[',  ']',    '0',    '9',
                                'a', 'f',  'G', 'x', '_', '\r', '\n', '\x80', '\xff', 'I'};
   char line[512];
+  static const char *const pipes[] = {"SCALAR", "VEC",    "VECTOR", "MTE1",   "MTE2",
+                                      "MTE3",   "FIXP",   "CUBE",   "FC",     "FLOWCTRL",
+                                      "ALL",    "RVECEX", "RVECLD", "RVECST", "RVECSU",
+                                      "RVECLP", "PUSHQ",  "scalar", "MTE4",   "FLOWCTRL2"};
+  for (size_t p = 0; p < sizeof pipes / sizeof pipes[0]; p++) {
+    int n = snprintf(line, sizeof line,
+                     "[info] [00000001] (PC: 0x00000010) %-8s : (Binary: 0x00000001) (ID: 000002) "
+                     "VF  vf_execute_time: 3",
+                     pipes[p]);
+    assert_parsers_agree(line, (size_t)n);
+  }
   for (size_t s = 0; s < sizeof seeds / sizeof seeds[0]; s++) {
     size_t n = strlen(seeds[s]);
     for (size_t len = 0; len <= n; len++)
