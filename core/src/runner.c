@@ -365,7 +365,7 @@ static int run_one(runner_t *r, uint32_t k, uint32_t attempt) {
   long env_pad = randomize ? (long)pad_len : -1;
   int fd = -1;
   pid_t pid;
-  rigor_spawn_t sp = {0};
+  rigor_spawn_t sp = {.hold_fd = -1};
   if (json_is_array(launcher) || randomize) {
     json_t *spec = run_spec(r, &a);
     pid = rigor_spawn_exec(r->opts->self_exe, spec, json_is_array(launcher) ? launcher : NULL,

@@ -108,11 +108,11 @@ pid_t rigor_spawn_exec(const char *self, const json_t *spec, const json_t *launc
 }
 
 void rigor_spawn_cleanup(rigor_spawn_t *sp) {
+  if (!sp->dir[0])
+    return; /* nothing was set up (a forked run) */
   if (sp->hold_fd >= 0)
     close(sp->hold_fd);
   sp->hold_fd = -1;
-  if (!sp->dir[0])
-    return;
   char path[PATH_MAX + 16];
   snprintf(path, sizeof path, "%s/spec.json", sp->dir);
   unlink(path);

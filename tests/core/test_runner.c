@@ -94,6 +94,33 @@ static void test_null_run_records(void **st) {
   cmd_result_free(&r);
 }
 
+static void test_experiments_share_one_output(void **st) {
+  (void)st;
+  char *cfg = config("two.yaml", "schema: 1\n"
+                                 "name: two\n"
+                                 "defaults: {plugin: null, timing: {cycles: 2}}\n"
+                                 "experiments:\n"
+                                 "  - {name: a, order: {design: sequential, replicates: 2}}\n"
+                                 "  - {name: b}\n"
+                                 "output: two.jsonl\n");
+  cmd_result_t r = run(cfg, NULL, NULL);
+  assert_int_equal(r.exit_code, 0);
+  char *out = path_join(dir, "two.jsonl");
+  json_t *recs = results_read(out);
+  assert_int_equal(results_count(recs, "experiment", NULL, NULL), 2);
+  assert_int_equal(results_count(recs, "run", "experiment", "a"), 2);
+  assert_int_equal(results_count(recs, "run", "experiment", "b"), 1);
+  assert_int_equal(results_count(recs, "run", "status", "ok"), 3);
+  json_decref(recs);
+  cmd_result_free(&r);
+  /* --only runs one of them. */
+  r = run(cfg, "--only", "b");
+  assert_int_equal(r.exit_code, 2); /* the file exists: neither --force nor --resume */
+  cmd_result_free(&r);
+  free(out);
+  free(cfg);
+}
+
 static void test_faults_recorded_and_others_continue(void **st) {
   (void)st;
   char *cfg = config("faults.yaml",
@@ -453,6 +480,7 @@ static void test_mpi_launcher_aggregates_ranks(void **st) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_null_run_records, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_experiments_share_one_output, setup, teardown),
       cmocka_unit_test_setup_teardown(test_faults_recorded_and_others_continue, setup, teardown),
       cmocka_unit_test_setup_teardown(test_timeout_kills_the_run, setup, teardown),
       cmocka_unit_test_setup_teardown(test_exit_codes_skip_and_check, setup, teardown),
