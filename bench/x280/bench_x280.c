@@ -6,6 +6,8 @@
  * bench_x280 [--rounds N] [--words W] [--calls C] */
 #include <dlfcn.h>
 #include <omp.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,11 +100,25 @@ static stat2_t summarize(double *v, int n) {
   return (stat2_t){.best = v[0], .median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2};
 }
 
+/* Pins the copy's team to the CPUs the process started with, as the plugin pins its pool. */
+static void pin_omp_team(const cpu_set_t *start, int threads) {
+  int cpus[CPU_SETSIZE], n = 0;
+  for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+    if (CPU_ISSET(cpu, start)) cpus[n++] = cpu;
+#pragma omp parallel num_threads(threads)
+  {
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpus[omp_get_thread_num() % n], &one);
+    pthread_setaffinity_np(pthread_self(), sizeof one, &one);
+  }
+}
+
 /* The baseline copy: what a STREAM-style copy kernel does, on uint32 words. */
 static double omp_copy(uint32_t *restrict dst, const uint32_t *restrict src, size_t words,
                        int threads) {
   uint64_t t0 = now_ns();
-#pragma omp parallel for num_threads(threads) schedule(static) proc_bind(close)
+#pragma omp parallel for num_threads(threads) schedule(static)
   for (size_t i = 0; i < words; i++)
     dst[i] = src[i];
   return (double)(now_ns() - t0) * 1e-9;
@@ -122,6 +138,8 @@ int main(int argc, char **argv) {
     fprintf(stderr, "bench_x280: --rounds must be 1..%d\n", MAX_ROUNDS);
     return 2;
   }
+  cpu_set_t start_cpus;
+  sched_getaffinity(0, sizeof start_cpus, &start_cpus);
   void *handle;
   bench_t b = {0};
   b.d = test_plugin_open(PLUGIN_SO, "x280", &handle);
@@ -145,41 +163,56 @@ int main(int argc, char **argv) {
   printf("  pool/omp  best %.2f  median %.2f   (target: pool <= 1 us and <= omp)\n",
          pool.best / omp.best, pool.median / omp.median);
 
-  /* map on 2 cores against an OpenMP copy, arrays beyond the LLC. */
-  x280_params_t mp[] = {point(X280_MAP, words, 2)};
-  open_bench(&b, mp, 1);
+  /* map on 2 cores against an OpenMP copy, arrays beyond the LLC: the scalar and the vector
+   * loop, each in the seed's chunks and in quarters. */
+  x280_params_t mp[] = {point(X280_MAP, words, 2), point(X280_MAP, words, 2),
+                        point(X280_MAP_VECTOR, words, 2), point(X280_MAP_VECTOR, words, 2)};
+  mp[1].layout = mp[3].layout = X280_QUARTERS;
+  enum { N_MAPS = sizeof mp / sizeof mp[0] };
+  open_bench(&b, mp, N_MAPS);
   uint32_t *src = aligned_alloc(4096, words * 4), *dst = aligned_alloc(4096, words * 4);
   if (!src || !dst) return 1;
+  pin_omp_team(&start_cpus, 2);
 #pragma omp parallel for num_threads(2) schedule(static)
   for (size_t i = 0; i < words; i++)
     src[i] = (uint32_t)i, dst[i] = 0;
-  double map_s[MAX_ROUNDS], copy_s[MAX_ROUNDS];
+  double map_s[N_MAPS][MAX_ROUNDS], copy_s[MAX_ROUNDS];
+  uint64_t map_bytes = 0;
   for (int r = 0; r < rounds; r++) {
-    int map_first = r % 2 == 0;
-    if (map_first) map_s[r] = sample(&b, &mp[0], 1);
-    copy_s[r] = omp_copy(dst, src, words, 2);
-    if (!map_first) map_s[r] = sample(&b, &mp[0], 1);
+    int maps_first = r % 2 == 0;
+    if (!maps_first) copy_s[r] = omp_copy(dst, src, words, 2);
+    for (int k = 0; k < N_MAPS; k++) {
+      int m = maps_first ? k : N_MAPS - 1 - k;
+      map_s[m][r] = sample(&b, &mp[m], 1);
+      map_bytes = b.work.bytes;
+    }
+    if (maps_first) copy_s[r] = omp_copy(dst, src, words, 2);
   }
   for (size_t i = 0; i < words; i += words / 7 + 1)
     if (dst[i] != (uint32_t)i) {
       fprintf(stderr, "bench_x280: copy wrong at %zu\n", i);
       return 1;
     }
-  uint64_t map_bytes = b.work.bytes;
   b.d->fini((rigor_ctx_t *)&b.th, b.state);
   free(src);
   free(dst);
-  stat2_t map = summarize(map_s, rounds), copy = summarize(copy_s, rounds);
+  stat2_t copy = summarize(copy_s, rounds);
   double copy_bytes = 8.0 * (double)words;
-  printf("map 2 cores vs OpenMP copy, %llu words (%llu MiB per array)\n", (unsigned long long)words,
-         (unsigned long long)(words * 4 >> 20));
-  printf("  map   best %.2f GB/s  median %.2f GB/s\n", (double)map_bytes / map.best * 1e-9,
-         (double)map_bytes / map.median * 1e-9);
-  printf("  copy  best %.2f GB/s  median %.2f GB/s\n", copy_bytes / copy.best * 1e-9,
+  printf("map 2 cores vs OpenMP copy, %llu words (%llu MiB per array), bandwidth in GB/s\n",
+         (unsigned long long)words, (unsigned long long)(words * 4 >> 20));
+  printf("  %-22s best %6.2f  median %6.2f\n", "omp copy", copy_bytes / copy.best * 1e-9,
          copy_bytes / copy.median * 1e-9);
-  printf("  map/copy bandwidth  best %.2f  median %.2f   (target >= 0.90)\n",
-         ((double)map_bytes / map.best) / (copy_bytes / copy.best),
-         ((double)map_bytes / map.median) / (copy_bytes / copy.median));
+  for (int m = 0; m < N_MAPS; m++) {
+    stat2_t map = summarize(map_s[m], rounds);
+    char label[64];
+    snprintf(label, sizeof label, "%s/%s", choice(b.d, "pattern", mp[m].pattern),
+             choice(b.d, "layout", mp[m].layout));
+    printf("  %-22s best %6.2f  median %6.2f   of copy: best %.2f  median %.2f   (target >= "
+           "0.90)\n",
+           label, (double)map_bytes / map.best * 1e-9, (double)map_bytes / map.median * 1e-9,
+           ((double)map_bytes / map.best) / (copy_bytes / copy.best),
+           ((double)map_bytes / map.median) / (copy_bytes / copy.median));
+  }
 
   /* map_heavy: 1 core against 2, the seed's 262,144 words. */
   x280_params_t hv[] = {point(X280_MAP_HEAVY, 262144, 1), point(X280_MAP_HEAVY, 262144, 2)};

@@ -35,6 +35,7 @@ typedef struct x280_state {
   x280_topology_t *topo;
   int cpus[X280_POOL_MAX_THREADS];
   unsigned threads_max;
+  unsigned omp_threads; /* the largest OpenMP team a point asks for; 0: none */
   x280_pool_t *pool;
 
   x280_cluster_mem_t *clusters;

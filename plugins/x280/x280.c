@@ -136,6 +136,8 @@ static int size_for_points(x280_state_t *s, const x280_params_t *base, const rig
       return s->host->error(s->ctx, RIGOR_EINVAL,
                             "x280: spin_us differs between points; the pool is made once per run, "
                             "so vary it in the matrix instead of the sweep");
+    if (plan.pattern == X280_FORK_JOIN_OMP && plan.threads > s->omp_threads)
+      s->omp_threads = plan.threads;
     if (plan.threads > s->threads_max) s->threads_max = plan.threads;
     if (plan.clusters > s->clusters_max) s->clusters_max = plan.clusters;
     if (plan.arena_bytes > s->arena_bytes) s->arena_bytes = plan.arena_bytes;
@@ -195,6 +197,8 @@ static int x280_init(rigor_ctx_t *ctx, const rigor_host_t *host, const void *par
   if (pool_rc != 0)
     rc = host->error(ctx, RIGOR_EIO, "x280: cannot start and pin %u pool threads: %s",
                      s->threads_max, strerror(-pool_rc));
+  if (rc == 0 && s->omp_threads > 0 && x280_forkjoin_omp_pin(s->cpus, s->omp_threads) != 0)
+    rc = host->error(ctx, RIGOR_EIO, "x280: cannot pin OpenMP's %u threads", s->omp_threads);
   if (rc != 0) {
     destroy(s);
     return rc;
