@@ -787,6 +787,12 @@ int rigor_analysis_load(const char *const *paths, size_t n_paths, rigor_analysis
   for (size_t i = 0; i < n_paths; i++) {
     json_t *records;
     int rc = rigor_results_load(paths[i], &records, &a->truncated[i], err, errlen);
+    if (rc == 0 && json_array_size(records) == 0) {
+      snprintf(err, errlen, "%s: no records%s", paths[i],
+               a->truncated[i] ? " (only a cut last line)" : " (empty file)");
+      json_decref(records);
+      rc = RIGOR_EINVAL;
+    }
     if (rc) {
       rigor_analysis_free(a);
       return rc;

@@ -3,8 +3,40 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config_internal.h"
 #include "results.h"
 #include "rigor/plugin.h"
+
+/* Readers use these members as array indices, so each is bounded by what a config can produce;
+ * a larger value is a damaged file, not a reason to allocate gigabytes. */
+typedef struct index_member {
+  const char *name;
+  json_int_t min, max;
+} index_member_t;
+
+static const index_member_t index_members[] = {
+    {"run", 0, RIGOR_CONFIG_MAX_RUNS - 1},          {"attempt", 0, INT32_MAX},
+    {"variant", 0, RIGOR_CONFIG_MAX_VARIANTS - 1},  {"block", 0, RIGOR_CONFIG_MAX_RUNS - 1},
+    {"position", 0, RIGOR_CONFIG_MAX_VARIANTS - 1}, {"cycle", 0, INT32_MAX},
+    {"point", 0, RIGOR_CONFIG_MAX_RANGE - 1},
+};
+
+static const char *const record_types[] = {"experiment", "run", "sample", "telemetry"};
+
+static int check_indices(const json_t *rec, const char *path, size_t line, char *err,
+                         size_t errlen) {
+  for (size_t i = 0; i < sizeof index_members / sizeof *index_members; i++) {
+    const index_member_t *m = &index_members[i];
+    const json_t *v = json_object_get(rec, m->name);
+    if (!v || json_is_null(v)) continue;
+    if (!json_is_integer(v) || json_integer_value(v) < m->min || json_integer_value(v) > m->max) {
+      snprintf(err, errlen, "%s:%zu:1: \"%s\" must be an integer from %lld to %lld", path, line,
+               m->name, (long long)m->min, (long long)m->max);
+      return RIGOR_EINVAL;
+    }
+  }
+  return 0;
+}
 
 static int check_record(const json_t *rec, const char *path, size_t line, char *err,
                         size_t errlen) {
@@ -18,11 +50,23 @@ static int check_record(const json_t *rec, const char *path, size_t line, char *
              schema ? schema : "(missing)", RIGOR_RESULT_SCHEMA);
     return RIGOR_EINVAL;
   }
-  if (!json_is_string(json_object_get(rec, "type"))) {
+  const char *type = json_string_value(json_object_get(rec, "type"));
+  if (!type) {
     snprintf(err, errlen, "%s:%zu:1: record has no \"type\"", path, line);
     return RIGOR_EINVAL;
   }
-  return 0;
+  size_t t = 0, n_types = sizeof record_types / sizeof *record_types;
+  while (t < n_types && strcmp(type, record_types[t]) != 0)
+    t++;
+  if (t == n_types) {
+    snprintf(err, errlen, "%s:%zu:1: unknown record type '%s'", path, line, type);
+    return RIGOR_EINVAL;
+  }
+  if (!json_is_string(json_object_get(rec, "experiment"))) {
+    snprintf(err, errlen, "%s:%zu:1: %s record has no \"experiment\" name", path, line, type);
+    return RIGOR_EINVAL;
+  }
+  return check_indices(rec, path, line, err, errlen);
 }
 
 int rigor_results_load(const char *path, json_t **records, bool *truncated, char *err,
