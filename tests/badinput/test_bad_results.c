@@ -1,0 +1,169 @@
+/* Malformed results files through `rigor report`, `rigor compare` and `rigor run --resume`: each
+ * is refused with its exact file:line:col message and exit status 2, and --resume leaves the file
+ * as it was. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "support.h"
+
+#define CORPUS RIGOR_SOURCE_DIR "/tests/badinput/results"
+
+typedef struct bad_results {
+  const char *file;
+  const char *message; /* without the "rigor COMMAND: " prefix */
+} bad_results_t;
+
+static const bad_results_t cases[] = {
+    {"array_record.jsonl", "array_record.jsonl:2:1: a record must be a JSON object"},
+    {"attempt_negative.jsonl",
+     "attempt_negative.jsonl:2:1: \"attempt\" must be an integer from 0 to 2147483647"},
+    {"bad_utf8.jsonl", "bad_utf8.jsonl:2:78: unable to decode byte 0xff near '\"'"},
+    {"binary_junk.jsonl", "binary_junk.jsonl:1:1: unable to decode byte 0x89"},
+    {"cut_middle_line.jsonl", "cut_middle_line.jsonl:3:200: '}' expected near end of file"},
+    {"cycle_object.jsonl",
+     "cycle_object.jsonl:2:1: \"cycle\" must be an integer from 0 to 2147483647"},
+    {"deep_nesting.jsonl", "deep_nesting.jsonl:2:2092: maximum parsing depth reached near '['"},
+    {"empty.jsonl", "empty.jsonl: no records (empty file)"},
+    {"experiment_missing.jsonl",
+     "experiment_missing.jsonl:2:1: run record has no \"experiment\" name"},
+    {"experiment_number.jsonl",
+     "experiment_number.jsonl:2:1: sample record has no \"experiment\" name"},
+    {"integer_overflow.jsonl", "integer_overflow.jsonl:2:243: too big integer"},
+    {"nan_literal.jsonl", "nan_literal.jsonl:2:134: invalid token near 'NaN'"},
+    {"nul_byte.jsonl", "nul_byte.jsonl:2:40: control character 0x0 near '\"po'"},
+    {"number_record.jsonl", "number_record.jsonl:1:2: '[' or '{' expected near '42'"},
+    {"only_cut_line.jsonl", "only_cut_line.jsonl: no records (only a cut last line)"},
+    {"point_huge.jsonl", "point_huge.jsonl:3:1: \"point\" must be an integer from 0 to 99999"},
+    {"real_overflow.jsonl", "real_overflow.jsonl:2:136: real number overflow near '1e999'"},
+    {"run_fraction.jsonl", "run_fraction.jsonl:2:1: \"run\" must be an integer from 0 to 9999999"},
+    {"run_huge.jsonl", "run_huge.jsonl:2:1: \"run\" must be an integer from 0 to 9999999"},
+    {"run_negative.jsonl", "run_negative.jsonl:2:1: \"run\" must be an integer from 0 to 9999999"},
+    {"run_string.jsonl", "run_string.jsonl:2:1: \"run\" must be an integer from 0 to 9999999"},
+    {"schema_future.jsonl",
+     "schema_future.jsonl:1:1: unsupported schema 'rigor.result/2' (expected 'rigor.result/1')"},
+    {"schema_missing.jsonl",
+     "schema_missing.jsonl:1:1: unsupported schema '(missing)' (expected 'rigor.result/1')"},
+    {"schema_number.jsonl",
+     "schema_number.jsonl:1:1: unsupported schema '(missing)' (expected 'rigor.result/1')"},
+    {"single_quotes.jsonl", "single_quotes.jsonl:1:2: string or '}' expected near '''"},
+    {"trailing_garbage.jsonl", "trailing_garbage.jsonl:2:697: end of file expected near ','"},
+    {"two_records_one_line.jsonl",
+     "two_records_one_line.jsonl:2:696: end of file expected near '{'"},
+    {"type_missing.jsonl", "type_missing.jsonl:2:1: record has no \"type\""},
+    {"type_number.jsonl", "type_number.jsonl:2:1: record has no \"type\""},
+    {"type_unknown.jsonl", "type_unknown.jsonl:2:1: unknown record type 'measurement'"},
+    {"variant_huge.jsonl",
+     "variant_huge.jsonl:2:1: \"variant\" must be an integer from 0 to 99999"},
+};
+
+#define N_CASES (sizeof cases / sizeof *cases)
+
+static void assert_refused(const cmd_result_t *r, const char *command, const char *message) {
+  char expected[1024];
+  snprintf(expected, sizeof expected, "rigor %s: %s\n", command, message);
+  assert_int_equal(r->exit_code, 2);
+  assert_string_equal(r->out, "");
+  assert_string_equal(r->err, expected);
+}
+
+static void test_report_refuses_each(void **st) {
+  (void)st;
+  for (size_t i = 0; i < N_CASES; i++) {
+    const char *args[] = {"report", cases[i].file, NULL};
+    cmd_result_t r = rigor_exec(CORPUS, args);
+    assert_refused(&r, "report", cases[i].message);
+    cmd_result_free(&r);
+  }
+}
+
+static void test_compare_refuses_each_side(void **st) {
+  (void)st;
+  for (size_t i = 0; i < N_CASES; i++) {
+    const char *as_base[] = {"compare", cases[i].file, "valid.jsonl", NULL};
+    cmd_result_t r = rigor_exec(CORPUS, as_base);
+    assert_refused(&r, "compare", cases[i].message);
+    cmd_result_free(&r);
+    const char *as_candidate[] = {"compare", "valid.jsonl", cases[i].file, NULL};
+    r = rigor_exec(CORPUS, as_candidate);
+    assert_refused(&r, "compare", cases[i].message);
+    cmd_result_free(&r);
+  }
+}
+
+static void test_valid_file_reports(void **st) {
+  (void)st;
+  const char *args[] = {"report", "valid.jsonl", NULL};
+  cmd_result_t r = rigor_exec(CORPUS, args);
+  assert_int_equal(r.exit_code, 0);
+  assert_non_null(strstr(r.out, "experiment small"));
+  cmd_result_free(&r);
+}
+
+static char *slurp(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  assert_non_null(f);
+  char *data = NULL;
+  FILE *m = open_memstream(&data, len);
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+    fwrite(buf, 1, n, m);
+  fclose(m);
+  fclose(f);
+  return data;
+}
+
+/* --resume reads the file before appending: a damaged one stops the run and stays untouched.
+ * An empty file or a lone cut line holds no run yet, so resuming over it starts afresh. */
+static void test_resume_refuses_damaged_file(void **st) {
+  (void)st;
+  char *dir = tmpdir_make();
+  char *cfg = path_join(dir, "small.yaml");
+  write_file(cfg, "schema: 1\nname: small\nplugin: \"null\"\ntiming: {cycles: 1}\n"
+                  "output: out.jsonl\n");
+  char *out = path_join(dir, "out.jsonl");
+  for (size_t i = 0; i < N_CASES; i++) {
+    size_t name_len = strlen(cases[i].file);
+    if (cases[i].message[name_len] != ':' || strstr(cases[i].message, ": no records")) continue;
+    char *src = path_join(CORPUS, cases[i].file);
+    size_t len, after_len;
+    char *before = slurp(src, &len);
+    FILE *f = fopen(out, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(before, 1, len, f), len);
+    fclose(f);
+    const char *args[] = {"run",         cfg, "--resume", "--plugin-path", RIGOR_TEST_PLUGIN_DIR,
+                          "--no-report", NULL};
+    cmd_result_t r = rigor_exec(dir, args);
+    char expected[1024];
+    snprintf(expected, sizeof expected, "rigor: out.jsonl%s\n", cases[i].message + name_len);
+    assert_int_equal(r.exit_code, 2);
+    assert_string_equal(r.err, expected);
+    char *after = slurp(out, &after_len);
+    assert_int_equal(after_len, len);
+    assert_memory_equal(after, before, len);
+    free(after);
+    free(before);
+    free(src);
+    cmd_result_free(&r);
+  }
+  free(out);
+  free(cfg);
+  tmpdir_remove(dir);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_report_refuses_each),
+      cmocka_unit_test(test_compare_refuses_each_side),
+      cmocka_unit_test(test_valid_file_reports),
+      cmocka_unit_test(test_resume_refuses_damaged_file),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
