@@ -140,33 +140,59 @@ bool vf_operand_hex(vf_span_t operands, const char *key, uint64_t *value) {
   return take_hex(v, end, value) != NULL;
 }
 
-/* Each VF field has its own optional match: a key that is present must carry a valid value. */
-static bool parse_vf_field(vf_span_t ops, const char *key, size_t klen, bool hex, uint32_t bit,
-                           uint64_t *value, uint32_t *fields) {
-  const char *v = find_key(ops, key, klen);
-  if (!v) return true;
-  const char *end = ops.ptr + ops.len;
-  const char *stop;
-  v = skip_spaces(v, end);
-  v = hex ? take_hex(v, end, value) : take_dec(v, end, value, &stop);
-  if (!v || (v < end && is_word_char(*v))) return false;
-  *fields |= bit;
-  return true;
+/* The VF field whose key ends at `k` (a whole word from a word boundary); 0 when none. */
+static uint32_t vf_key_ending_at(const char *begin, const char *k) {
+#define KEY_ENDS_AT(lit)                                                                           \
+  ((size_t)(k - begin) >= sizeof lit - 1 && !memcmp(k - (sizeof lit - 1), lit, sizeof lit - 1) &&  \
+   (k - (sizeof lit - 1) == begin || !is_word_char(k[-(ptrdiff_t)sizeof lit])))
+  switch (k > begin ? k[-1] : 0) {
+  case 'r':
+    return KEY_ENDS_AT("addr") ? VF_FIELD_ADDR : 0;
+  case 'm':
+    return KEY_ENDS_AT("instr_num") ? VF_FIELD_INSTR_NUM : 0;
+  case 'e':
+    if (KEY_ENDS_AT("vf_execute_time")) return VF_FIELD_EXEC;
+    return KEY_ENDS_AT("vf_real_execute_time") ? VF_FIELD_REAL_EXEC : 0;
+  default:
+    return 0;
+  }
+#undef KEY_ENDS_AT
 }
 
-#define KEY(lit) lit, sizeof lit - 1
-
+/* Each VF field has its own optional match: the first "key:" or "key=" (spaces allowed before the
+ * separator) of each key counts, and a key that is present must carry a valid value. One pass over
+ * the separators finds all four keys. */
 static vf_line_status_t parse_vf_fields(vf_line_t *out) {
-  vf_span_t ops = out->operands;
-  uint32_t f = 0;
-  if (!parse_vf_field(ops, KEY("addr"), true, VF_FIELD_ADDR, &out->vf_addr, &f) ||
-      !parse_vf_field(ops, KEY("instr_num"), true, VF_FIELD_INSTR_NUM, &out->vf_instr_num, &f) ||
-      !parse_vf_field(ops, KEY("vf_execute_time"), false, VF_FIELD_EXEC, &out->vf_execute_time,
-                      &f) ||
-      !parse_vf_field(ops, KEY("vf_real_execute_time"), false, VF_FIELD_REAL_EXEC,
-                      &out->vf_real_execute_time, &f))
-    return VF_LINE_BAD_VF_FIELD;
-  out->vf_fields = f;
+  const char *begin = out->operands.ptr;
+  const char *end = begin + out->operands.len;
+  uint32_t seen = 0;
+  for (const char *sep = begin; sep < end; sep++) {
+    if (*sep != ':' && *sep != '=') continue;
+    const char *k = sep;
+    while (k > begin && k[-1] == ' ')
+      k--;
+    uint32_t bit = vf_key_ending_at(begin, k);
+    if (!bit || (seen & bit)) continue;
+    seen |= bit;
+    const char *v = skip_spaces(sep + 1, end);
+    const char *stop;
+    switch (bit) {
+    case VF_FIELD_ADDR:
+      v = take_hex(v, end, &out->vf_addr);
+      break;
+    case VF_FIELD_INSTR_NUM:
+      v = take_hex(v, end, &out->vf_instr_num);
+      break;
+    case VF_FIELD_EXEC:
+      v = take_dec(v, end, &out->vf_execute_time, &stop);
+      break;
+    default:
+      v = take_dec(v, end, &out->vf_real_execute_time, &stop);
+      break;
+    }
+    if (!v || (v < end && is_word_char(*v))) return VF_LINE_BAD_VF_FIELD;
+  }
+  out->vf_fields = seen;
   return VF_LINE_OK;
 }
 
@@ -242,16 +268,27 @@ vf_line_status_t vf_line_parse_general(const char *ptr, size_t len, vf_line_t *o
 }
 
 #if VF_SWAR_AVAILABLE
-/* A mnemonic ends at a space, tab, '(' or ','. */
+/* High bit set in each byte that could end a mnemonic: below '-' (which covers space, tab, '('
+ * and ',') or non-ASCII. Every byte before the first flagged one is certainly part of it. */
+static inline uint64_t mnemonic_end_candidates(uint64_t w) {
+  return (~vf_swar_in_range(w & VF_SWAR_REP(0x7F), '-', 0x7F) | w) & VF_SWAR_HIGH;
+}
+
+static inline bool ends_mnemonic(char ch) {
+  return ch == ' ' || ch == '(' || ch == ',' || ch == '\t';
+}
+
+/* A mnemonic ends at a space, tab, '(' or ','. Sixteen bytes are classified without a loop, so
+ * that the usual mnemonic of 2 to 15 characters costs no mispredicted iteration count. */
 static inline const char *mnemonic_end(const char *p, const char *end) {
-  while (end - p >= 8) {
-    uint64_t w = vf_swar_load(p);
-    uint64_t stop =
-        vf_swar_eq(w, ' ') | vf_swar_eq(w, '\t') | vf_swar_eq(w, '(') | vf_swar_eq(w, ',');
-    if (stop) return p + vf_swar_first(stop);
-    p += 8;
+  if (end - p >= 16) {
+    uint64_t m0 = mnemonic_end_candidates(vf_swar_load(p));
+    uint64_t m1 = mnemonic_end_candidates(vf_swar_load(p + 8));
+    unsigned k = m0 ? vf_swar_first(m0) : 8 + vf_swar_first(m1);
+    if (k < 16 && ends_mnemonic(p[k])) return p + k;
+    p += k < 16 ? k : 16;
   }
-  while (p < end && *p != ' ' && *p != '(' && *p != ',' && *p != '\t')
+  while (p < end && !ends_mnemonic(*p))
     p++;
   return p;
 }
@@ -291,7 +328,7 @@ static inline vf_pipe_t padded_pipe_lookup(uint64_t w) {
  *   [" (ID: " 1-7 digits ")"] spaces mnemonic [spaces operands]
  * Returns -1 for anything else (other widths, unknown pipes, malformed lines), leaving the line
  * to the general parser; it accepts only lines that the general parser reads identically. */
-static int parse_fixed_layout(const char *s, const char *end, vf_line_t *out) {
+static int parse_fixed_layout(const char *s, const char *end, bool lean, vf_line_t *out) {
   if (end - s < 67 || vf_swar_load(s) != vf_swar_load("[info] [")) return -1;
   uint64_t w = vf_swar_load(s + 8);
   if (vf_swar_digits(w) != VF_SWAR_HIGH) return -1;
@@ -304,7 +341,9 @@ static int parse_fixed_layout(const char *s, const char *end, vf_line_t *out) {
     q++;
   }
   if (end - q < 51 || *q != ']' || vf_swar_load(q + 1) != vf_swar_load(" (PC: 0x")) return -1;
-  if (!vf_swar_hex8(vf_swar_load(q + 9), &out->pc) || q[17] != ')' || q[18] != ' ') return -1;
+  uint64_t pc_digits = vf_swar_load(q + 9);
+  if (q[17] != ')' || q[18] != ' ') return -1;
+  if (lean ? !vf_swar_is_hex8(pc_digits) : !vf_swar_hex8(pc_digits, &out->pc)) return -1;
 
   const char *pipe = q + 19;
   uint64_t padded = vf_swar_load(pipe);
@@ -316,18 +355,20 @@ static int parse_fixed_layout(const char *s, const char *end, vf_line_t *out) {
   if (vf_swar_load(t) != vf_swar_load(" : (Bina") ||
       vf_swar_load(t + 6) != vf_swar_load("nary: 0x"))
     return -1;
-  if (!vf_swar_hex8(vf_swar_load(t + 14), &out->binary) || t[22] != ')') return -1;
+  uint64_t binary_digits = vf_swar_load(t + 14);
+  if (t[22] != ')') return -1;
+  if (lean ? !vf_swar_is_hex8(binary_digits) : !vf_swar_hex8(binary_digits, &out->binary))
+    return -1;
 
   const char *r = t + 23;
-  out->has_id = false;
+  uint64_t id_digits = 0;
+  unsigned id_len = 0;
   if (end - r >= 14 &&
       (vf_swar_load(r) & ID_OPEN_MASK) == (vf_swar_load(" (ID: 00") & ID_OPEN_MASK)) {
-    w = vf_swar_load(r + 6);
-    unsigned n = vf_swar_first(~vf_swar_digits(w) & VF_SWAR_HIGH);
-    if (n == 0 || n == 8 || r[6 + n] != ')') return -1;
-    out->id = vf_swar_dec_prefix(w, n);
-    out->has_id = true;
-    r += 7 + n;
+    id_digits = vf_swar_load(r + 6);
+    id_len = vf_swar_first(~vf_swar_digits(id_digits) & VF_SWAR_HIGH);
+    if (id_len == 0 || id_len == 8 || r[6 + id_len] != ')') return -1;
+    r += 7 + id_len;
   }
 
   const char *mn = skip_spaces(r, end);
@@ -339,19 +380,25 @@ static int parse_fixed_layout(const char *s, const char *end, vf_line_t *out) {
   out->pipe_text = (vf_span_t){pipe, pipe_len};
   out->mnemonic = (vf_span_t){mn, (uint32_t)(mn_end - mn)};
   out->operands = (vf_span_t){ops, (uint32_t)(end - ops)};
-  out->is_vf = false;
   out->vf_fields = 0;
-  if (pipe_id == VF_PIPE_PUSHQ && is_vf_mnemonic(out->mnemonic)) {
-    out->is_vf = true;
-    return parse_vf_fields(out);
-  }
-  return VF_LINE_OK;
+  out->is_vf = pipe_id == VF_PIPE_PUSHQ && is_vf_mnemonic(out->mnemonic);
+  out->has_id = id_len > 0;
+  if (id_len > 0 && (!lean || out->is_vf)) out->id = vf_swar_dec_prefix(id_digits, id_len);
+  return out->is_vf ? parse_vf_fields(out) : VF_LINE_OK;
 }
 #endif
 
 vf_line_status_t vf_line_parse(const char *ptr, size_t len, vf_line_t *out) {
 #if VF_SWAR_AVAILABLE
-  int st = parse_fixed_layout(ptr, trim_end(ptr, len), out);
+  int st = parse_fixed_layout(ptr, trim_end(ptr, len), false, out);
+  if (st >= 0) return (vf_line_status_t)st;
+#endif
+  return vf_line_parse_general(ptr, len, out);
+}
+
+vf_line_status_t vf_line_parse_lean(const char *ptr, size_t len, vf_line_t *out) {
+#if VF_SWAR_AVAILABLE
+  int st = parse_fixed_layout(ptr, trim_end(ptr, len), true, out);
   if (st >= 0) return (vf_line_status_t)st;
 #endif
   return vf_line_parse_general(ptr, len, out);

@@ -78,6 +78,10 @@ typedef struct vf_line {
 /* Parses one line (without its newline; a trailing '\r' is ignored). Returns a vf_line_status_t;
  * `out` is fully valid only for VF_LINE_OK. */
 vf_line_status_t vf_line_parse(const char *ptr, size_t len, vf_line_t *out);
+/* vf_line_parse for the VF scan, which needs less: the same status and fields, except that `pc`
+ * and `binary` are unspecified, and so is `id` unless the line is a VF record (`has_id` is exact
+ * either way). */
+vf_line_status_t vf_line_parse_lean(const char *ptr, size_t len, vf_line_t *out);
 /* The same parse without the fast path for the fixed layout CAModel writes; vf_line_parse falls
  * back to it and must always agree with it (the tests compare the two). */
 vf_line_status_t vf_line_parse_general(const char *ptr, size_t len, vf_line_t *out);

@@ -55,6 +55,7 @@ void vf_summary_merge(vf_summary_t *into, const vf_summary_t *from) {
 typedef struct stream {
   vf_reader_t *reader;
   uint32_t file;
+  bool lean; /* no record callback: PCs, binaries and non-VF IDs are not needed */
   vf_line_t line;
   bool have;
 } stream_t;
@@ -83,7 +84,8 @@ static int advance(stream_t *s, vf_summary_t *sum) {
       note_malformed(sum, s->file, s->reader->line_no, VF_LINE_TOO_LONG);
       continue;
     }
-    vf_line_status_t st = vf_line_parse(text, len, &s->line);
+    vf_line_status_t st =
+        s->lean ? vf_line_parse_lean(text, len, &s->line) : vf_line_parse(text, len, &s->line);
     if (st == VF_LINE_BLANK) continue;
     sum->lines++;
     if (st != VF_LINE_OK) {
@@ -173,8 +175,8 @@ static size_t waiting(const vf_pair_t *a, const vf_pair_t *b) {
 
 int vf_scan_core(vf_reader_t *starts, vf_reader_t *ends, uint32_t file_base, vf_summary_t *sum,
                  vf_record_fn fn, void *arg) {
-  stream_t s = {.reader = starts, .file = file_base};
-  stream_t e = {.reader = ends, .file = file_base + 1};
+  stream_t s = {.reader = starts, .file = file_base, .lean = fn == NULL};
+  stream_t e = {.reader = ends, .file = file_base + 1, .lean = fn == NULL};
   vf_pair_t by_id, by_order;
   vf_pair_init(&by_id);
   vf_pair_init(&by_order);

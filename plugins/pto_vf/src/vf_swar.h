@@ -59,12 +59,19 @@ static inline uint64_t vf_swar_dec_prefix(uint64_t w, unsigned n) {
   return vf_swar_dec8((w << (8 * (8 - n))) | (VF_SWAR_REP('0') >> (8 * n)));
 }
 
+/* High bit of each byte set where the byte is a hex letter of either case. */
+static inline uint64_t vf_swar_hex_letters(uint64_t w) {
+  return vf_swar_in_range((w & VF_SWAR_REP(0x7F)) | VF_SWAR_REP(0x20), 'a', 'f') & ~w;
+}
+
+static inline bool vf_swar_is_hex8(uint64_t w) {
+  return (vf_swar_digits(w) | vf_swar_hex_letters(w)) == VF_SWAR_HIGH;
+}
+
 /* Eight hex digits, either case; false when any byte is not one. */
 static inline bool vf_swar_hex8(uint64_t w, uint64_t *value) {
-  uint64_t a = w & VF_SWAR_REP(0x7F);
-  uint64_t digit = vf_swar_in_range(a, '0', '9');
-  uint64_t alpha = vf_swar_in_range(a | VF_SWAR_REP(0x20), 'a', 'f');
-  if (((digit | alpha) & ~w) != VF_SWAR_HIGH) return false;
+  uint64_t alpha = vf_swar_hex_letters(w);
+  if ((vf_swar_digits(w) | alpha) != VF_SWAR_HIGH) return false;
   /* Each byte's low nibble is its value, plus 9 for letters; then nibbles pack pairwise. */
   uint64_t nib = (w & VF_SWAR_REP(0x0F)) + (alpha >> 7) * 9;
   uint64_t t = ((nib << 4) | (nib >> 8)) & 0x00FF00FF00FF00FFULL;

@@ -158,12 +158,24 @@ static void assert_parsers_agree(const char *text, size_t len) {
   char *buf = malloc(len ? len : 1);
   assert_non_null(buf);
   memcpy(buf, text, len);
-  vf_line_t fast, general;
+  vf_line_t fast, general, lean;
   vf_line_status_t st = vf_line_parse(buf, len, &fast);
   vf_line_status_t st_general = vf_line_parse_general(buf, len, &general);
+  vf_line_status_t st_lean = vf_line_parse_lean(buf, len, &lean);
   if (st != st_general)
     fail_msg("status %d vs general %d for: %.*s", st, st_general, (int)len, buf);
+  assert_int_equal(st_lean, st);
   if (st == VF_LINE_OK) {
+    assert_int_equal(lean.cycle, general.cycle);
+    assert_int_equal(lean.has_id, general.has_id);
+    if (lean.has_id && lean.is_vf) assert_int_equal(lean.id, general.id);
+    assert_int_equal(lean.pipe, general.pipe);
+    assert_same_span(lean.mnemonic, general.mnemonic);
+    assert_same_span(lean.operands, general.operands);
+    assert_int_equal(lean.is_vf, general.is_vf);
+    assert_int_equal(lean.vf_fields, general.vf_fields);
+    if (lean.vf_fields & VF_FIELD_EXEC)
+      assert_int_equal(lean.vf_execute_time, general.vf_execute_time);
     assert_int_equal(fast.cycle, general.cycle);
     assert_int_equal(fast.pc, general.pc);
     assert_int_equal(fast.binary, general.binary);
@@ -186,8 +198,9 @@ static void assert_parsers_agree(const char *text, size_t len) {
   free(buf);
 }
 
-/* The fixed-layout fast path must read every line exactly as the general parser does: canonical
- * lines, and every one-byte substitution, deletion and insertion of them, and every prefix. */
+/* The fixed-layout fast path, full and lean, must read every line as the general parser does:
+ * canonical lines, every one-byte substitution, deletion and insertion of them, and every prefix.
+ */
 static void test_fast_path_agrees_with_general(void **state) {
   (void)state;
   static const char *const seeds[] = {
