@@ -5,7 +5,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "stats_iter.h"
+#include "stats.h"
 
 void rigor_clock_probe(rigor_clock_info_t *info) {
   struct timespec res;
@@ -244,13 +244,13 @@ static json_t *ranks_json(rigor_measure_t *m, double local, double *agg_out) {
 static json_t *iterations_json(rigor_measure_t *m, const window_t *w) {
   uint64_t n = m->timing->iters;
   m->ctx->host.allreduce(m->ctx, w->iter_s, n, RIGOR_DT_DOUBLE, RIGOR_RED_MAX);
-  rigor_iter_stats_t s;
-  rigor_iter_stats(w->iter_s, n, &s);
+  rigor_summary_t s;
+  rigor_stats_summarize(w->iter_s, n, &s);
   json_t *o = json_object();
   json_object_set_new(o, "n", json_integer((json_int_t)n));
   json_object_set_new(o, "min", json_real_or_null(s.min));
   json_object_set_new(o, "max", json_real_or_null(s.max));
-  json_object_set_new(o, "p50", json_real_or_null(s.p50));
+  json_object_set_new(o, "p50", json_real_or_null(s.median));
   json_object_set_new(o, "p95", json_real_or_null(s.p95));
   json_object_set_new(o, "p99", json_real_or_null(s.p99));
   json_object_set_new(o, "mean", json_real_or_null(s.mean));

@@ -1,9 +1,11 @@
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report.h"
+#include "stats.h"
 #include "rigor/plugin.h"
 
 #define CELL 64
@@ -218,12 +220,77 @@ static rigor_table_t *variance_table(const rigor_exp_analysis_t *e, const rigor_
   return t;
 }
 
+/* Per variant and signal, over its runs' telemetry summaries: the lowest minimum, the median of
+ * the run medians and the highest maximum, with the variant's flags (low_clock...). */
+static rigor_table_t *telemetry_table(const rigor_exp_analysis_t *e) {
+  static const char *const h[] = {"variant", "signal", "runs", "min", "median", "max", "flags"};
+  rigor_table_t *t = rigor_table_new("telemetry per variant (min of run minima, median of run "
+                                     "medians, max of run maxima)",
+                                     7, h);
+  for (size_t v = 0; t && v < e->n_variants; v++) {
+    json_t *signals = json_object(); /* signal -> [min, max, medians...] */
+    for (size_t k = 0; k < e->n_runs; k++) {
+      if (e->runs[k].variant != v) continue;
+      const char *name;
+      json_t *sum;
+      json_object_foreach(json_object_get(e->runs[k].record, "telemetry"), name, sum) {
+        json_t *acc = json_object_get(signals, name);
+        if (!acc) {
+          acc = json_pack("{s:f, s:f, s:[]}", "min", DBL_MAX, "max", -DBL_MAX, "medians");
+          json_object_set_new(signals, name, acc);
+        }
+        double mn = json_number_value(json_object_get(sum, "min"));
+        double mx = json_number_value(json_object_get(sum, "max"));
+        if (mn < json_real_value(json_object_get(acc, "min")))
+          json_object_set_new(acc, "min", json_real(mn));
+        if (mx > json_real_value(json_object_get(acc, "max")))
+          json_object_set_new(acc, "max", json_real(mx));
+        json_array_append_new(json_object_get(acc, "medians"),
+                              json_real(json_number_value(json_object_get(sum, "median"))));
+      }
+    }
+    char flags[256] = "";
+    const char *flag;
+    json_t *count;
+    json_object_foreach(e->variants[v].flags, flag, count) {
+      size_t used = strlen(flags);
+      snprintf(flags + used, sizeof flags - used, "%s%s x%lld", used ? ", " : "", flag,
+               (long long)json_integer_value(count));
+    }
+    const char *name;
+    json_t *acc;
+    json_object_foreach(signals, name, acc) {
+      json_t *meds = json_object_get(acc, "medians");
+      size_t n = json_array_size(meds);
+      double *x = malloc((n ? n : 1) * sizeof *x);
+      if (!x) break;
+      for (size_t i = 0; i < n; i++)
+        x[i] = json_real_value(json_array_get(meds, i));
+      char c[7][CELL];
+      snprintf(c[0], CELL, "%s", label_or(e->variants[v].label, "?"));
+      snprintf(c[1], CELL, "%s", name);
+      snprintf(c[2], CELL, "%zu", n);
+      rigor_fmt_number(c[3], CELL, json_real_value(json_object_get(acc, "min")));
+      rigor_fmt_number(c[4], CELL, rigor_stats_median(x, n));
+      rigor_fmt_number(c[5], CELL, json_real_value(json_object_get(acc, "max")));
+      snprintf(c[6], CELL, "%s", flags[0] ? flags : "-");
+      free(x);
+      const char *cells[7] = {c[0], c[1], c[2], c[3], c[4], c[5], c[6]};
+      rigor_table_add(t, cells);
+    }
+    json_decref(signals);
+  }
+  return t;
+}
+
 size_t rigor_report_tables(const rigor_exp_analysis_t *e, rigor_by_t by, rigor_table_t **tables,
                            size_t cap) {
   const rigor_row_t **rows = ordered_rows(e, by);
   if (!rows) return 0;
-  rigor_table_t *all[] = {summary_table(e, rows), runs_table(e),    iterations_table(e, rows),
-                          metrics_table(e, rows), effects_table(e), variance_table(e, rows)};
+  rigor_table_t *all[] = {summary_table(e, rows),   runs_table(e),
+                          iterations_table(e, rows), metrics_table(e, rows),
+                          telemetry_table(e),        effects_table(e),
+                          variance_table(e, rows)};
   size_t n = 0;
   for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
     bool keep = all[i] && (i < 2 || all[i]->n_rows > 0) && n < cap;
