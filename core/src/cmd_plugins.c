@@ -22,8 +22,12 @@ static void choices_text(const rigor_param_t *p, char *out, size_t cap) {
     if (p->aliases)
       for (const char *const *a = p->aliases; a[0] && a[1] && used < cap; a += 2)
         used += (size_t)snprintf(out + used, cap - used, "; %s = %s", a[0], a[1]);
-  } else if (p->min || p->max) {
-    snprintf(out, cap, "%s .. %s", p->min ? p->min : "", p->max ? p->max : "");
+  } else if (p->min && p->max) {
+    snprintf(out, cap, "%s .. %s", p->min, p->max);
+  } else if (p->min) {
+    snprintf(out, cap, ">= %s", p->min);
+  } else if (p->max) {
+    snprintf(out, cap, "<= %s", p->max);
   }
 }
 
