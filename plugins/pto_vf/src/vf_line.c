@@ -159,6 +159,20 @@ static uint32_t vf_key_ending_at(const char *begin, const char *k) {
 #undef KEY_ENDS_AT
 }
 
+/* The first ':' or '=' at or after p, eight bytes at a time; end when none. */
+static inline const char *next_separator(const char *p, const char *end) {
+#if VF_SWAR_AVAILABLE
+  for (; end - p >= 8; p += 8) {
+    uint64_t w = vf_swar_load(p);
+    uint64_t hit = vf_swar_eq(w, ':') | vf_swar_eq(w, '=');
+    if (hit) return p + vf_swar_first(hit);
+  }
+#endif
+  while (p < end && *p != ':' && *p != '=')
+    p++;
+  return p;
+}
+
 /* Each VF field has its own optional match: the first "key:" or "key=" (spaces allowed before the
  * separator) of each key counts, and a key that is present must carry a valid value. One pass over
  * the separators finds all four keys. */
@@ -166,8 +180,7 @@ static vf_line_status_t parse_vf_fields(vf_line_t *out) {
   const char *begin = out->operands.ptr;
   const char *end = begin + out->operands.len;
   uint32_t seen = 0;
-  for (const char *sep = begin; sep < end; sep++) {
-    if (*sep != ':' && *sep != '=') continue;
+  for (const char *sep = begin; (sep = next_separator(sep, end)) != end; sep++) {
     const char *k = sep;
     while (k > begin && k[-1] == ' ')
       k--;
@@ -328,7 +341,8 @@ static inline vf_pipe_t padded_pipe_lookup(uint64_t w) {
  *   [" (ID: " 1-7 digits ")"] spaces mnemonic [spaces operands]
  * Returns -1 for anything else (other widths, unknown pipes, malformed lines), leaving the line
  * to the general parser; it accepts only lines that the general parser reads identically. */
-static int parse_fixed_layout(const char *s, const char *end, bool lean, vf_line_t *out) {
+__attribute__((always_inline)) static inline int parse_fixed_layout(const char *s, const char *end,
+                                                                    bool lean, vf_line_t *out) {
   if (end - s < 67 || vf_swar_load(s) != vf_swar_load("[info] [")) return -1;
   uint64_t w = vf_swar_load(s + 8);
   if (vf_swar_digits(w) != VF_SWAR_HIGH) return -1;

@@ -53,16 +53,25 @@ static int take_line(vf_reader_t *r, size_t n, size_t skip, int too_long, const 
   return too_long || n > VF_READER_MAX_LINE ? VF_READ_TOO_LONG : VF_READ_LINE;
 }
 
+/* Whatever the block scan had reached, it restarts from the next line. */
+static int restart_blocks(vf_reader_t *r, int rc) {
+  r->scanned = r->start;
+  r->nl_mask = 0;
+  return rc;
+}
+
 int vf_reader_next_refill(vf_reader_t *r, const char **line, size_t *len) {
-  /* Everything from start to end has been searched for '\n' already. */
-  size_t scanned = r->end;
+  /* The block scan found no '\n' from start to scanned. */
+  size_t scanned = r->scanned;
   int too_long = 0;
   for (;;) {
     const char *nl = memchr(r->data + scanned, '\n', r->end - scanned);
-    if (nl) return take_line(r, (size_t)(nl - (r->data + r->start)), 1, too_long, line, len);
+    if (nl)
+      return restart_blocks(
+          r, take_line(r, (size_t)(nl - (r->data + r->start)), 1, too_long, line, len));
     if (r->eof) {
-      if (r->start == r->end) return VF_READ_EOF;
-      return take_line(r, r->end - r->start, 0, too_long, line, len);
+      if (r->start == r->end) return restart_blocks(r, VF_READ_EOF);
+      return restart_blocks(r, take_line(r, r->end - r->start, 0, too_long, line, len));
     }
     if (r->end - r->start >= VF_READER_BUFFER) {
       /* The line outgrew the buffer: drop what we have and keep skipping to its end. */
@@ -72,7 +81,7 @@ int vf_reader_next_refill(vf_reader_t *r, const char **line, size_t *len) {
     }
     size_t keep = r->end - r->start;
     ssize_t got = refill(r);
-    if (got < 0) return (int)got;
+    if (got < 0) return restart_blocks(r, (int)got);
     scanned = r->start + keep;
   }
 }

@@ -55,7 +55,10 @@ void vf_summary_merge(vf_summary_t *into, const vf_summary_t *from) {
 typedef struct stream {
   vf_reader_t *reader;
   uint32_t file;
-  bool lean; /* no record callback: PCs, binaries and non-VF IDs are not needed */
+  /* Without a record callback only VF records take part in the merge by cycle (every other line
+   * is counted where it stands), and the lean parse suffices. */
+  bool vfs_only;
+  bool classes; /* count the classes of this stream's records (the ends) */
   vf_line_t line;
   bool have;
 } stream_t;
@@ -85,13 +88,15 @@ static int advance(stream_t *s, vf_summary_t *sum) {
       continue;
     }
     vf_line_status_t st =
-        s->lean ? vf_line_parse_lean(text, len, &s->line) : vf_line_parse(text, len, &s->line);
+        s->vfs_only ? vf_line_parse_lean(text, len, &s->line) : vf_line_parse(text, len, &s->line);
     if (st == VF_LINE_BLANK) continue;
     sum->lines++;
     if (st != VF_LINE_OK) {
       note_malformed(sum, s->file, s->reader->line_no, st);
       continue;
     }
+    if (s->classes) sum->class_count[vf_classify(s->line.pipe, s->line.mnemonic)]++;
+    if (s->vfs_only && !s->line.is_vf) continue;
     s->have = true;
     return 0;
   }
@@ -149,7 +154,6 @@ static int take_start(vf_pair_t *by_id, vf_pair_t *by_order, vf_summary_t *sum,
 }
 
 static int take_end(vf_pair_t *by_id, vf_pair_t *by_order, vf_summary_t *sum, const vf_line_t *l) {
-  sum->class_count[vf_classify(l->pipe, l->mnemonic)]++;
   if (!l->is_vf) return 0;
   sum->vf_ends++;
   if (!sum->has_last_end || l->cycle > sum->last_vf_end) {
@@ -175,8 +179,8 @@ static size_t waiting(const vf_pair_t *a, const vf_pair_t *b) {
 
 int vf_scan_core(vf_reader_t *starts, vf_reader_t *ends, uint32_t file_base, vf_summary_t *sum,
                  vf_record_fn fn, void *arg) {
-  stream_t s = {.reader = starts, .file = file_base, .lean = fn == NULL};
-  stream_t e = {.reader = ends, .file = file_base + 1, .lean = fn == NULL};
+  stream_t s = {.reader = starts, .file = file_base, .vfs_only = fn == NULL};
+  stream_t e = {.reader = ends, .file = file_base + 1, .vfs_only = fn == NULL, .classes = true};
   vf_pair_t by_id, by_order;
   vf_pair_init(&by_id);
   vf_pair_init(&by_order);
