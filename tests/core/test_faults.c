@@ -1,0 +1,304 @@
+/* Fault injection through real signals and the fault plugin: SIGINT with burners running,
+ * SIGKILL at random moments followed by --resume, NaN metrics, a hang past the timeout while
+ * burners run. Every case asserts what the results file holds afterwards. */
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "results.h"
+#include "support.h"
+
+static char *dir;
+
+static int setup(void **st) {
+  (void)st;
+  dir = tmpdir_make();
+  return 0;
+}
+
+static int teardown(void **st) {
+  (void)st;
+  tmpdir_remove(dir);
+  return 0;
+}
+
+static char *config(const char *name, const char *yaml) {
+  char *path = path_join(dir, name);
+  write_file(path, yaml);
+  return path;
+}
+
+static size_t run_records(const char *out) {
+  json_t *recs = results_read(out);
+  size_t n = results_count(recs, "run", NULL, NULL);
+  json_decref(recs);
+  return n;
+}
+
+static void wait_for_runs(const char *out, size_t n) {
+  for (int waited = 0; waited < 1000 && run_records(out) < n; waited++)
+    usleep(10000);
+  assert_true(run_records(out) >= n);
+}
+
+static bool process_alive(pid_t pid) {
+  if (kill(pid, 0) != 0) return errno != ESRCH;
+  /* A zombie has exited; only its entry is left for its parent to reap. */
+  char path[64], *stat;
+  snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+  stat = read_file(path);
+  if (!stat) return false;
+  char *close_paren = strrchr(stat, ')');
+  bool zombie = close_paren && close_paren[1] == ' ' && close_paren[2] == 'Z';
+  free(stat);
+  return !zombie;
+}
+
+/* Every burner recorded in run records is gone; returns how many were recorded. */
+static size_t assert_burners_gone(const json_t *recs) {
+  size_t n = 0, i, j;
+  json_t *rec, *b;
+  json_array_foreach(recs, i, rec) {
+    json_array_foreach(json_object_get(json_object_get(rec, "noise"), "burners"), j, b) {
+      json_t *pid = json_object_get(b, "pid");
+      assert_true(json_is_integer(pid));
+      assert_false(process_alive((pid_t)json_integer_value(pid)));
+      n++;
+    }
+  }
+  return n;
+}
+
+static const char *burner_env =
+    "environment: {noise: {label: same-core, burners: [{kind: cpu, cpus: [0]}]}}\n";
+
+static void test_sigint_finishes_record_and_kills_burners(void **st) {
+  (void)st;
+  char yaml[1024];
+  snprintf(yaml, sizeof yaml,
+           "schema: 1\nname: sigint\nplugin: fault\n"
+           "params: {mode: slow, sleep_us: 50000}\n"
+           "timing: {warmup: 0, cycles: 4, iters: 2}\n"
+           "order: {design: sequential, replicates: 6}\n%soutput: sigint.jsonl\n",
+           burner_env);
+  char *cfg = config("sigint.yaml", yaml);
+  char *out = path_join(dir, "sigint.jsonl");
+  const char *args[] = {"run", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--quiet", NULL};
+  pid_t pid = rigor_start(dir, args);
+  wait_for_runs(out, 1);
+  usleep(100000); /* inside the second run, burners started */
+  kill(pid, SIGINT);
+  int status;
+  waitpid(pid, &status, 0);
+  assert_true(WIFEXITED(status));
+  assert_int_equal(WEXITSTATUS(status), 128 + SIGINT);
+  assert_int_equal(processes_matching(cfg), 0);
+
+  json_t *recs = results_read(out);
+  assert_int_equal(results_count(recs, "run", "status", "ok"), 1);
+  assert_int_equal(results_count(recs, "run", "status", "interrupted"), 1);
+  json_t *cut = results_find_run(recs, 1);
+  assert_string_equal(json_string_value(json_object_get(cut, "status")), "interrupted");
+  assert_string_equal(json_string_value(json_object_get(cut, "reason")),
+                      "rigor received Interrupt");
+  assert_true(assert_burners_gone(recs) >= 2);
+  json_decref(recs);
+  free(out);
+  free(cfg);
+}
+
+static void test_sigint_message(void **st) {
+  (void)st;
+  char *cfg = config("msg.yaml", "schema: 1\nname: msg\nplugin: fault\n"
+                                 "params: {mode: slow, sleep_us: 50000}\n"
+                                 "timing: {warmup: 0, cycles: 4, iters: 2}\n"
+                                 "order: {design: sequential, replicates: 4}\n"
+                                 "output: msg.jsonl\n");
+  char *out = path_join(dir, "msg.jsonl");
+  char *err = path_join(dir, "msg.err");
+  pid_t pid = fork();
+  assert_true(pid >= 0);
+  if (pid == 0) {
+    if (!freopen(err, "w", stderr) || chdir(dir) != 0) _exit(127);
+    execl(RIGOR_EXE, "rigor", "run", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--quiet",
+          (char *)NULL);
+    _exit(127);
+  }
+  wait_for_runs(out, 1);
+  kill(pid, SIGINT);
+  int status;
+  waitpid(pid, &status, 0);
+  assert_int_equal(WEXITSTATUS(status), 128 + SIGINT);
+  char *text = read_file(err);
+  assert_string_equal(text, "rigor: stopped by Interrupt; the results file holds every finished "
+                            "run (use --resume to finish)\n");
+  free(text);
+  free(err);
+  free(out);
+  free(cfg);
+}
+
+static json_t *experiment_record(const json_t *recs) {
+  size_t i;
+  json_t *rec;
+  json_array_foreach(recs, i, rec) {
+    if (strcmp(json_string_value(json_object_get(rec, "type")), "experiment") == 0) return rec;
+  }
+  return NULL;
+}
+
+/* 20 SIGKILLs at random moments, each followed by --resume: the file always reads, and the last
+ * resume completes the schedule of an uninterrupted run with exactly one ok run per index. */
+static void test_sigkill_resume_twenty_times(void **st) {
+  (void)st;
+  const char *yaml = "schema: 1\nname: kill\nplugin: fault\n"
+                     "params: {mode: slow}\n"
+                     "matrix: {sleep_us: [10000, 16000, 22000]}\n"
+                     "timing: {warmup: 0, cycles: 2, iters: 2}\n"
+                     "order: {design: random, replicates: 8, seed: 11}\n";
+  char text[1024];
+  snprintf(text, sizeof text, "%soutput: reference.jsonl\n", yaml);
+  char *ref_cfg = config("reference.yaml", text);
+  snprintf(text, sizeof text, "%soutput: kill.jsonl\n", yaml);
+  char *cfg = config("kill.yaml", text);
+  char *out = path_join(dir, "kill.jsonl");
+  char *ref_out = path_join(dir, "reference.jsonl");
+  const char *ref_args[] = {"run",         ref_cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR,
+                            "--no-report", NULL};
+  cmd_result_t r = rigor_exec(dir, ref_args);
+  assert_int_equal(r.exit_code, 0);
+  cmd_result_free(&r);
+  json_t *ref = results_read(ref_out);
+  const size_t total = 24;
+  assert_int_equal(results_count(ref, "run", "status", "ok"), total);
+
+  srand(20240611);
+  const char *args[] = {"run",      cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--quiet",
+                        "--resume", NULL};
+  int cut_short = 0; /* trials that left the schedule unfinished */
+  for (int trial = 0; trial < 20; trial++) {
+    pid_t pid = rigor_start(dir, args);
+    usleep((useconds_t)(rand() % 150000));
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    for (int waited = 0; waited < 100 && processes_matching(cfg) > 0; waited++)
+      usleep(10000);
+    assert_int_equal(processes_matching(cfg), 0);
+    if (access(out, F_OK) != 0) continue; /* killed before the file was created */
+    json_t *records = NULL;
+    bool truncated;
+    char err[512];
+    assert_int_equal(rigor_results_load(out, &records, &truncated, err, sizeof err), 0);
+    assert_true(results_count(records, "experiment", NULL, NULL) <= 1);
+    if (results_count(records, "run", "status", "ok") < total) cut_short++;
+    json_decref(records);
+  }
+  assert_true(cut_short >= 15);
+  r = rigor_exec(dir, args);
+  assert_int_equal(r.exit_code, 0);
+  cmd_result_free(&r);
+
+  json_t *recs = results_read(out);
+  assert_int_equal(results_count(recs, "experiment", NULL, NULL), 1);
+  for (size_t k = 0; k < total; k++) {
+    char index[16];
+    snprintf(index, sizeof index, "%zu", k);
+    size_t ok = 0, i;
+    json_t *rec;
+    json_array_foreach(recs, i, rec) {
+      if (strcmp(json_string_value(json_object_get(rec, "type")), "run") == 0 &&
+          json_integer_value(json_object_get(rec, "run")) == (json_int_t)k &&
+          strcmp(json_string_value(json_object_get(rec, "status")), "ok") == 0)
+        ok++;
+    }
+    assert_int_equal(ok, 1);
+  }
+  assert_true(json_equal(json_object_get(experiment_record(recs), "schedule"),
+                         json_object_get(experiment_record(ref), "schedule")));
+  assert_string_equal(json_string_value(json_object_get(experiment_record(recs), "hash")),
+                      json_string_value(json_object_get(experiment_record(ref), "hash")));
+  json_decref(recs);
+  json_decref(ref);
+  free(ref_out);
+  free(out);
+  free(cfg);
+  free(ref_cfg);
+}
+
+static void test_nan_metric_recorded_as_null(void **st) {
+  (void)st;
+  char *cfg = config("nan.yaml", "schema: 1\nname: nan\nplugin: fault\n"
+                                 "params: {mode: nan}\n"
+                                 "timing: {warmup: 0, cycles: 2, iters: 2}\n"
+                                 "output: nan.jsonl\n");
+  const char *args[] = {"run", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--no-report", NULL};
+  cmd_result_t r = rigor_exec(dir, args);
+  assert_int_equal(r.exit_code, 0);
+  char *out = path_join(dir, "nan.jsonl");
+  json_t *recs = results_read(out);
+  assert_int_equal(results_count(recs, "sample", NULL, NULL), 2);
+  size_t i;
+  json_t *rec;
+  json_array_foreach(recs, i, rec) {
+    if (strcmp(json_string_value(json_object_get(rec, "type")), "sample") != 0) continue;
+    json_t *metrics = json_object_get(rec, "metrics");
+    assert_true(json_is_object(metrics));
+    json_t *value = json_object_get(metrics, "value");
+    assert_non_null(value);
+    assert_true(json_is_null(value));
+  }
+  /* The file stays valid JSON: NaN is never written as a bare token. */
+  char *text = read_file(out);
+  assert_null(strstr(text, "NaN"));
+  assert_null(strstr(text, "nan,"));
+  free(text);
+  json_decref(recs);
+  free(out);
+  free(cfg);
+  cmd_result_free(&r);
+}
+
+static void test_timeout_with_burners_kills_both(void **st) {
+  (void)st;
+  char yaml[1024];
+  snprintf(yaml, sizeof yaml,
+           "schema: 1\nname: hangnoise\nplugin: fault\n"
+           "matrix: {mode: [hang, hang_hard]}\n"
+           "timing: {warmup: 0, cycles: 1, iters: 1, timeout: 1s}\n%soutput: hangnoise.jsonl\n",
+           burner_env);
+  char *cfg = config("hangnoise.yaml", yaml);
+  const char *args[] = {"run", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--no-report", NULL};
+  cmd_result_t r = rigor_exec(dir, args);
+  assert_int_equal(r.exit_code, 1);
+  char *out = path_join(dir, "hangnoise.jsonl");
+  json_t *recs = results_read(out);
+  assert_int_equal(results_count(recs, "run", "status", "timeout"), 2);
+  assert_int_equal(assert_burners_gone(recs), 2);
+  assert_int_equal(processes_matching(cfg), 0);
+  json_decref(recs);
+  free(out);
+  free(cfg);
+  cmd_result_free(&r);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup_teardown(test_sigint_finishes_record_and_kills_burners, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(test_sigint_message, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_sigkill_resume_twenty_times, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_nan_metric_recorded_as_null, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_timeout_with_burners_kills_both, setup, teardown),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
