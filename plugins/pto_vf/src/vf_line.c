@@ -34,6 +34,18 @@ static inline const char *skip_spaces(const char *p, const char *end) {
  * after the last digit. */
 static inline const char *take_hex(const char *p, const char *end, uint64_t *value) {
   if (end - p >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) p += 2;
+#if VF_SWAR_AVAILABLE
+  /* Up to seven digits, the common case, without a loop. */
+  if (end - p >= 8) {
+    uint64_t w = vf_swar_load(p);
+    unsigned n = vf_swar_first(~(vf_swar_digits(w) | vf_swar_hex_letters(w)) & VF_SWAR_HIGH);
+    if (n == 0) return NULL;
+    if (n < 8) {
+      *value = vf_swar_hex_prefix(w, n);
+      return p + n;
+    }
+  }
+#endif
   const char *first = p;
   const char *limit = end - p > 17 ? p + 17 : end;
   uint64_t v = 0;
@@ -51,6 +63,18 @@ static inline const char *take_hex(const char *p, const char *end, uint64_t *val
  * offending digit, so the caller can tell "bad" from "absent". */
 static inline const char *take_dec(const char *p, const char *end, uint64_t *value,
                                    const char **stop) {
+#if VF_SWAR_AVAILABLE
+  if (end - p >= 8) {
+    uint64_t w = vf_swar_load(p);
+    unsigned n = vf_swar_first(~vf_swar_digits(w) & VF_SWAR_HIGH);
+    if (n < 8) {
+      *stop = p + n;
+      if (n == 0) return NULL;
+      *value = vf_swar_dec_prefix(w, n);
+      return p + n;
+    }
+  }
+#endif
   const char *first = p;
   uint64_t v = 0;
   /* Nineteen digits always fit; only the twentieth can overflow. */

@@ -68,16 +68,25 @@ static inline bool vf_swar_is_hex8(uint64_t w) {
   return (vf_swar_digits(w) | vf_swar_hex_letters(w)) == VF_SWAR_HIGH;
 }
 
-/* Eight hex digits, either case; false when any byte is not one. */
-static inline bool vf_swar_hex8(uint64_t w, uint64_t *value) {
-  uint64_t alpha = vf_swar_hex_letters(w);
-  if ((vf_swar_digits(w) | alpha) != VF_SWAR_HIGH) return false;
-  /* Each byte's low nibble is its value, plus 9 for letters; then nibbles pack pairwise. */
-  uint64_t nib = (w & VF_SWAR_REP(0x0F)) + (alpha >> 7) * 9;
+/* Value of eight hex digits (all bytes must be hex digits). Each byte's low nibble is its value,
+ * plus 9 for letters; then nibbles pack pairwise. */
+static inline uint64_t vf_swar_hex_value(uint64_t w) {
+  uint64_t nib = (w & VF_SWAR_REP(0x0F)) + (vf_swar_hex_letters(w) >> 7) * 9;
   uint64_t t = ((nib << 4) | (nib >> 8)) & 0x00FF00FF00FF00FFULL;
   t = ((t << 8) | (t >> 16)) & 0x0000FFFF0000FFFFULL;
-  *value = ((t << 16) | (t >> 32)) & 0xFFFFFFFFULL;
+  return ((t << 16) | (t >> 32)) & 0xFFFFFFFFULL;
+}
+
+/* Eight hex digits, either case; false when any byte is not one. */
+static inline bool vf_swar_hex8(uint64_t w, uint64_t *value) {
+  if (!vf_swar_is_hex8(w)) return false;
+  *value = vf_swar_hex_value(w);
   return true;
+}
+
+/* Value of the first n (1..7) hex digits of w, padded at the top like vf_swar_dec_prefix. */
+static inline uint64_t vf_swar_hex_prefix(uint64_t w, unsigned n) {
+  return vf_swar_hex_value((w << (8 * (8 - n))) | (VF_SWAR_REP('0') >> (8 * n)));
 }
 
 #endif
