@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Runs vf_bench and parse_vf_baseline.py alternately on the same pair of dumps and reports the
 median parse rates (wall clock and CPU time) and their ratio. Every run must report the same
-vf_total_cycles, vf_count, vf_exec_sum and malformed count, or the comparison is refused."""
+vf_total_cycles, vf_count, vf_exec_sum and malformed count, or the comparison is refused.
+--preload is passed to both: the files are read into memory first and only the parse is timed."""
 import argparse
 import os
 import statistics
@@ -24,9 +25,11 @@ def main():
     ap.add_argument("starts")
     ap.add_argument("ends")
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--preload", action="store_true")
     a = ap.parse_args()
-    tools = {"c": [a.vf_bench, a.starts, a.ends],
-             "python": [sys.executable, BASELINE, a.starts, a.ends]}
+    mode = ["--preload"] if a.preload else []
+    tools = {"c": [a.vf_bench, *mode, a.starts, a.ends],
+             "python": [sys.executable, BASELINE, *mode, a.starts, a.ends]}
     rates = {name: {"MB/s": [], "cpu_MB/s": []} for name in tools}
     answers = set()
     for r in range(a.rounds):

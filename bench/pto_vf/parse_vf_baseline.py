@@ -2,7 +2,8 @@
 """Straightforward line-by-line regex parser of one core's VF dumps: the comparison baseline for
 vf_bench. Prints the same VF window as vf_bench, and counts the same lines as malformed (a VF line
 whose addr, instr_num, vf_execute_time or vf_real_execute_time key has an unparsable value is
-malformed, as in the C parser)."""
+malformed, as in the C parser). With --preload the files are read into lists of lines first and
+only the parse is timed, as vf_bench --preload does."""
 import os
 import re
 import sys
@@ -35,33 +36,40 @@ def vf_fields(operands):
     return values
 
 
-def vf_cycles(path):
+def vf_cycles(lines):
     cycles, execs, malformed = [], [], 0
-    with open(path, "r", errors="replace") as f:
-        for line in f:
-            m = LINE.match(line.rstrip("\r\n"))
-            if not m:
-                malformed += line.strip() != ""
+    for line in lines:
+        m = LINE.match(line.rstrip("\r\n"))
+        if not m:
+            malformed += line.strip() != ""
+            continue
+        if m.group(3) == "PUSHQ" and m.group(6) in VF_FAMILY:
+            fields = vf_fields(m.group(7))
+            if fields is None:
+                malformed += 1
                 continue
-            if m.group(3) == "PUSHQ" and m.group(6) in VF_FAMILY:
-                fields = vf_fields(m.group(7))
-                if fields is None:
-                    malformed += 1
-                    continue
-                cycles.append(int(m.group(1)))
-                if fields[2] is not None:
-                    execs.append(int(fields[2]))
+            cycles.append(int(m.group(1)))
+            if fields[2] is not None:
+                execs.append(int(fields[2]))
     return cycles, execs, malformed
 
 
 def main():
-    if len(sys.argv) != 3:
-        sys.exit("usage: parse_vf_baseline.py STARTS.instr_popped_log.dump ENDS.instr_log.dump")
+    args = sys.argv[1:]
+    preload = args[:1] == ["--preload"]
+    paths = args[1:] if preload else args
+    if len(paths) != 2:
+        sys.exit("usage: parse_vf_baseline.py [--preload] STARTS.instr_popped_log.dump "
+                 "ENDS.instr_log.dump")
+    files = [open(p, "r", errors="replace") for p in paths]
+    sources = [f.readlines() for f in files] if preload else files
     t0, c0 = time.monotonic(), time.process_time()
-    starts, _, bad_s = vf_cycles(sys.argv[1])
-    ends, execs, bad_e = vf_cycles(sys.argv[2])
+    starts, _, bad_s = vf_cycles(sources[0])
+    ends, execs, bad_e = vf_cycles(sources[1])
     secs, cpu = time.monotonic() - t0, time.process_time() - c0
-    size = sum(os.path.getsize(p) for p in sys.argv[1:])
+    for f in files:
+        f.close()
+    size = sum(os.path.getsize(p) for p in paths)
     print(f"bytes {size} seconds {secs:.3f} MB/s {size / secs / 1e6:.1f} "
           f"cpu_seconds {cpu:.3f} cpu_MB/s {size / cpu / 1e6:.1f}")
     print(f"vf_total_cycles {max(ends) - min(starts)} vf_count {len(ends)} "
