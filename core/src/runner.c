@@ -658,14 +658,9 @@ static bool claimed_has(const claimed_t *c, const char *path) {
   return false;
 }
 
-static int run_experiment(runner_t *r, claimed_t *claimed) {
+/* Runs an experiment whose plugin is loaded; the caller unloads it on every path. */
+static int run_loaded_experiment(runner_t *r, claimed_t *claimed) {
   const rigor_experiment_t *e = r->e;
-  const char *plugin_name = json_string_value(json_object_get(e->resolved, "plugin"));
-  if (!plugin_name && e->n_variants)
-    plugin_name = json_string_value(json_object_get(e->variants[0].settings, "plugin"));
-  if (rigor_plugin_load(plugin_name ? plugin_name : "", &r->opts->search, &r->plugin, r->err,
-                        sizeof r->err) < 0)
-    return RIGOR_EXIT_USAGE;
   if (e->runs_commands && !r->opts->allow_commands) {
     snprintf(r->err, sizeof r->err,
              "experiment '%s' would execute external commands (see `rigor plan`); rerun with "
@@ -734,13 +729,25 @@ static int run_experiment(runner_t *r, claimed_t *claimed) {
   rigor_results_close(&r->out);
   if (r->telemetry_out.fd >= 0)
     rigor_results_close(&r->telemetry_out);
-  rigor_plugin_unload(r->plugin);
-  r->plugin = NULL;
   if (r->io_error)
     return RIGOR_EXIT_RUN_FAILED;
   if (!r->opts->quiet)
     fprintf(stderr, "rigor: %s: %u runs -> %s\n", e->name, done_now, e->output);
   return RIGOR_EXIT_OK;
+}
+
+static int run_experiment(runner_t *r, claimed_t *claimed) {
+  const rigor_experiment_t *e = r->e;
+  const char *plugin_name = json_string_value(json_object_get(e->resolved, "plugin"));
+  if (!plugin_name && e->n_variants)
+    plugin_name = json_string_value(json_object_get(e->variants[0].settings, "plugin"));
+  if (rigor_plugin_load(plugin_name ? plugin_name : "", &r->opts->search, &r->plugin, r->err,
+                        sizeof r->err) < 0)
+    return RIGOR_EXIT_USAGE;
+  int code = run_loaded_experiment(r, claimed);
+  rigor_plugin_unload(r->plugin);
+  r->plugin = NULL;
+  return code;
 }
 
 int rigor_runner_execute(const rigor_config_t *cfg, const rigor_run_opts_t *opts) {
