@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(build-essential cmake pkg-config libyaml-dev libjansson-dev libhwloc-dev libssl-dev
           libcmocka-dev openmpi-bin libopenmpi-dev)
 if [ "${1:-}" = "--test" ]; then
-  packages+=(clang valgrind chromium)
+  packages+=(clang valgrind chromium jq)
 fi
 missing=()
 for p in "${packages[@]}"; do
