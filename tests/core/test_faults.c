@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -291,6 +292,102 @@ static void test_timeout_with_burners_kills_both(void **st) {
   cmd_result_free(&r);
 }
 
+static cmd_result_t rigor_in_dir(const char *a1, const char *a2, const char *a3, const char *a4,
+                                 const char *a5) {
+  const char *args[] = {a1, a2, a3, a4, a5, NULL};
+  return rigor_exec(dir, args);
+}
+
+static void assert_refusal(cmd_result_t *r, const char *message) {
+  assert_int_equal(r->exit_code, 2);
+  assert_non_null(strstr(r->err, message));
+  cmd_result_free(r);
+}
+
+/* The trust boundaries of docs/security.md, each refused and each with its opt-in. */
+static void test_trust_boundaries(void **st) {
+  (void)st;
+  char *cfg = config("slash.yaml", "schema: 1\nname: a\nplugin: \"../null\"\noutput: a.jsonl\n");
+  cmd_result_t r = rigor_in_dir("validate", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, NULL);
+  assert_refusal(&r, "plugin name '../null' is not a plain name");
+  free(cfg);
+
+  char *open_dir = path_join(dir, "open");
+  assert_int_equal(mkdir(open_dir, 0755), 0);
+  char *so = path_join(open_dir, "null.so");
+  char cmd[4096];
+  snprintf(cmd, sizeof cmd, "cp %s/null.so %s && chmod 0777 %s", RIGOR_TEST_PLUGIN_DIR, so,
+           open_dir);
+  assert_int_equal(system(cmd), 0);
+  cfg = config("ok.yaml", "schema: 1\nname: a\nplugin: \"null\"\noutput: a.jsonl\n");
+  r = rigor_in_dir("validate", cfg, "--plugin-path", open_dir, NULL);
+  assert_refusal(&r, "is world-writable");
+  r = rigor_in_dir("validate", cfg, "--plugin-path", open_dir, "--allow-unsafe-plugin-path");
+  assert_int_equal(r.exit_code, 0);
+  cmd_result_free(&r);
+  free(so);
+  free(open_dir);
+
+  char *sub = path_join(dir, "sub");
+  assert_int_equal(mkdir(sub, 0755), 0);
+  char *child = config("sub/child.yaml", "extends: ../ok.yaml\nname: b\n");
+  r = rigor_in_dir("validate", child, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, NULL);
+  assert_refusal(&r, "is outside the folder of");
+  r = rigor_in_dir("validate", child, "--plugin-path", RIGOR_TEST_PLUGIN_DIR,
+                   "--allow-external-extends");
+  assert_int_equal(r.exit_code, 0);
+  cmd_result_free(&r);
+  free(child);
+  free(sub);
+
+  char yaml[1024];
+  char *planted = path_join(dir, "PLANTED");
+  snprintf(yaml, sizeof yaml,
+           "schema: 1\nname: cmd\nplugin: pto_vf\nparams: {trace_dir: %s, runner: \"touch %s\"}\n"
+           "timing: {cycles: 1, iters: 1}\noutput: cmd.jsonl\n",
+           dir, planted);
+  char *cmd_cfg = config("cmd.yaml", yaml);
+  r = rigor_in_dir("run", cmd_cfg, "--plugin-path", RIGOR_PLUGIN_DIR, "--no-report");
+  assert_refusal(&r, "would execute external commands (see `rigor plan`); rerun with "
+                     "--allow-commands");
+  assert_int_equal(access(planted, F_OK), -1);
+  r = rigor_in_dir("plan", cmd_cfg, "--plugin-path", RIGOR_PLUGIN_DIR, NULL);
+  assert_int_equal(r.exit_code, 0);
+  assert_non_null(strstr(r.out, "commands (executed only under --allow-commands):"));
+  snprintf(cmd, sizeof cmd, "! v0 default: touch %s", planted);
+  assert_non_null(strstr(r.out, cmd));
+  cmd_result_free(&r);
+  free(cmd_cfg);
+  free(planted);
+
+  /* Results: mode 0644, never written through a symlink over an existing file. */
+  char *victim = path_join(dir, "victim.txt");
+  write_file(victim, "keep\n");
+  char *link = path_join(dir, "link.jsonl");
+  assert_int_equal(symlink(victim, link), 0);
+  char *sym = config("sym.yaml", "schema: 1\nname: a\nplugin: \"null\"\ntiming: {cycles: 1}\n"
+                                 "output: link.jsonl\n");
+  r = rigor_in_dir("run", sym, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--force");
+  assert_int_not_equal(r.exit_code, 0);
+  assert_non_null(strstr(r.err, "results are never written through a symlink"));
+  cmd_result_free(&r);
+  char *kept = read_file(victim);
+  assert_string_equal(kept, "keep\n");
+  free(kept);
+  r = rigor_in_dir("run", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--no-report");
+  assert_int_equal(r.exit_code, 0);
+  cmd_result_free(&r);
+  char *made = path_join(dir, "a.jsonl");
+  struct stat sb;
+  assert_int_equal(stat(made, &sb), 0);
+  assert_int_equal(sb.st_mode & 0777, 0644);
+  free(made);
+  free(sym);
+  free(link);
+  free(victim);
+  free(cfg);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_sigint_finishes_record_and_kills_burners, setup,
@@ -299,6 +396,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_sigkill_resume_twenty_times, setup, teardown),
       cmocka_unit_test_setup_teardown(test_nan_metric_recorded_as_null, setup, teardown),
       cmocka_unit_test_setup_teardown(test_timeout_with_burners_kills_both, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_trust_boundaries, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
