@@ -364,9 +364,10 @@ static inline vf_pipe_t padded_pipe_lookup(uint64_t w) {
  *   "[info] [" digits "] (PC: 0x" 8 hex ") " pipe padded to 8 " : (Binary: 0x" 8 hex ")"
  *   [" (ID: " 1-7 digits ")"] spaces mnemonic [spaces operands]
  * Returns -1 for anything else (other widths, unknown pipes, malformed lines), leaving the line
- * to the general parser; it accepts only lines that the general parser reads identically. */
+ * to the general parser; it accepts only lines that the general parser reads identically. Every
+ * byte up to the mnemonic's first character is checked whatever `need` says. */
 __attribute__((always_inline)) static inline int parse_fixed_layout(const char *s, const char *end,
-                                                                    bool lean, vf_line_t *out) {
+                                                                    unsigned need, vf_line_t *out) {
   if (end - s < 67 || vf_swar_load(s) != vf_swar_load("[info] [")) return -1;
   uint64_t w = vf_swar_load(s + 8);
   if (vf_swar_digits(w) != VF_SWAR_HIGH) return -1;
@@ -380,23 +381,19 @@ __attribute__((always_inline)) static inline int parse_fixed_layout(const char *
   }
   if (end - q < 51 || *q != ']' || vf_swar_load(q + 1) != vf_swar_load(" (PC: 0x")) return -1;
   uint64_t pc_digits = vf_swar_load(q + 9);
-  if (q[17] != ')' || q[18] != ' ') return -1;
-  if (lean ? !vf_swar_is_hex8(pc_digits) : !vf_swar_hex8(pc_digits, &out->pc)) return -1;
+  if (q[17] != ')' || q[18] != ' ' || !vf_swar_is_hex8(pc_digits)) return -1;
 
   const char *pipe = q + 19;
   uint64_t padded = vf_swar_load(pipe);
   vf_pipe_t pipe_id = padded_pipe_lookup(padded);
   if (pipe_id == VF_PIPE_OTHER) return -1;
-  unsigned pipe_len = vf_swar_first(vf_swar_eq(padded, ' '));
 
   const char *t = pipe + 8;
   if (vf_swar_load(t) != vf_swar_load(" : (Bina") ||
       vf_swar_load(t + 6) != vf_swar_load("nary: 0x"))
     return -1;
   uint64_t binary_digits = vf_swar_load(t + 14);
-  if (t[22] != ')') return -1;
-  if (lean ? !vf_swar_is_hex8(binary_digits) : !vf_swar_hex8(binary_digits, &out->binary))
-    return -1;
+  if (t[22] != ')' || !vf_swar_is_hex8(binary_digits)) return -1;
 
   const char *r = t + 23;
   uint64_t id_digits = 0;
@@ -409,34 +406,41 @@ __attribute__((always_inline)) static inline int parse_fixed_layout(const char *
     r += 7 + id_len;
   }
 
+  /* A letter cannot be trailing white space, so the checks so far hold for the trimmed line. */
   const char *mn = skip_spaces(r, end);
   if (mn == end || !((unsigned char)((*mn | 0x20) - 'a') < 26 || *mn == '_')) return -1;
-  const char *mn_end = mnemonic_end(mn, end);
-  const char *ops = skip_spaces(mn_end, end);
+
   out->cycle = cycle;
   out->pipe = pipe_id;
-  out->pipe_text = (vf_span_t){pipe, pipe_len};
+  out->has_id = id_len > 0;
+  out->is_vf = false;
+  out->vf_fields = 0;
+  if (need & VF_NEED_VALUES) {
+    out->pc = vf_swar_hex_value(pc_digits);
+    out->binary = vf_swar_hex_value(binary_digits);
+  }
+  if (pipe_id != VF_PIPE_PUSHQ && !(need & VF_NEED_MNEMONIC)) return VF_LINE_OK;
+
+  end = trim_end(mn, (size_t)(end - mn));
+  const char *mn_end = mnemonic_end(mn, end);
+  const char *ops = skip_spaces(mn_end, end);
+  out->pipe_text = (vf_span_t){pipe, vf_swar_first(vf_swar_eq(padded, ' '))};
   out->mnemonic = (vf_span_t){mn, (uint32_t)(mn_end - mn)};
   out->operands = (vf_span_t){ops, (uint32_t)(end - ops)};
-  out->vf_fields = 0;
   out->is_vf = pipe_id == VF_PIPE_PUSHQ && is_vf_mnemonic(out->mnemonic);
-  out->has_id = id_len > 0;
-  if (id_len > 0 && (!lean || out->is_vf)) out->id = vf_swar_dec_prefix(id_digits, id_len);
+  if (id_len > 0 && (out->is_vf || (need & VF_NEED_VALUES)))
+    out->id = vf_swar_dec_prefix(id_digits, id_len);
   return out->is_vf ? parse_vf_fields(out) : VF_LINE_OK;
 }
 #endif
 
 vf_line_status_t vf_line_parse(const char *ptr, size_t len, vf_line_t *out) {
-#if VF_SWAR_AVAILABLE
-  int st = parse_fixed_layout(ptr, trim_end(ptr, len), false, out);
-  if (st >= 0) return (vf_line_status_t)st;
-#endif
-  return vf_line_parse_general(ptr, len, out);
+  return vf_line_parse_only(ptr, len, VF_NEED_VALUES | VF_NEED_MNEMONIC, out);
 }
 
-vf_line_status_t vf_line_parse_lean(const char *ptr, size_t len, vf_line_t *out) {
+vf_line_status_t vf_line_parse_only(const char *ptr, size_t len, unsigned need, vf_line_t *out) {
 #if VF_SWAR_AVAILABLE
-  int st = parse_fixed_layout(ptr, trim_end(ptr, len), true, out);
+  int st = parse_fixed_layout(ptr, ptr + len, need, out);
   if (st >= 0) return (vf_line_status_t)st;
 #endif
   return vf_line_parse_general(ptr, len, out);

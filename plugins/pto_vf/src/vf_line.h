@@ -78,10 +78,15 @@ typedef struct vf_line {
 /* Parses one line (without its newline; a trailing '\r' is ignored). Returns a vf_line_status_t;
  * `out` is fully valid only for VF_LINE_OK. */
 vf_line_status_t vf_line_parse(const char *ptr, size_t len, vf_line_t *out);
-/* vf_line_parse for the VF scan, which needs less: the same status and fields, except that `pc`
- * and `binary` are unspecified, and so is `id` unless the line is a VF record (`has_id` is exact
- * either way). */
-vf_line_status_t vf_line_parse_lean(const char *ptr, size_t len, vf_line_t *out);
+/* What vf_line_parse_only computes besides the status, cycle, pipe, has_id and is_vf of every
+ * line; VF records get every field whatever is asked. */
+enum {
+  VF_NEED_VALUES = 1u << 0,   /* pc, binary and id */
+  VF_NEED_MNEMONIC = 1u << 1, /* pipe_text, mnemonic and operands */
+};
+/* vf_line_parse computing only what `need` asks for (the rest of `out` is unspecified): the VF
+ * scan needs no PCs or binaries, and mnemonics only for the classes of instr_log records. */
+vf_line_status_t vf_line_parse_only(const char *ptr, size_t len, unsigned need, vf_line_t *out);
 /* The same parse without the fast path for the fixed layout CAModel writes; vf_line_parse falls
  * back to it and must always agree with it (the tests compare the two). */
 vf_line_status_t vf_line_parse_general(const char *ptr, size_t len, vf_line_t *out);
