@@ -419,7 +419,10 @@ __attribute__((always_inline)) static inline int parse_fixed_layout(const char *
     out->pc = vf_swar_hex_value(pc_digits);
     out->binary = vf_swar_hex_value(binary_digits);
   }
-  if (pipe_id != VF_PIPE_PUSHQ && !(need & VF_NEED_MNEMONIC)) return VF_LINE_OK;
+  if (pipe_id != VF_PIPE_PUSHQ && !(need & VF_NEED_MNEMONIC)) {
+    out->mnemonic = (vf_span_t){mn, (uint32_t)(end - mn)};
+    return VF_LINE_OK;
+  }
 
   end = trim_end(mn, (size_t)(end - mn));
   const char *mn_end = mnemonic_end(mn, end);

@@ -58,8 +58,7 @@ typedef struct stream {
   /* Without a record callback only VF records take part in the merge by cycle (every other line
    * is counted where it stands), and the parse computes only what the counts need. */
   bool vfs_only;
-  bool classes;  /* count the classes of this stream's records (the ends) */
-  unsigned need; /* VF_NEED_* for vf_line_parse_only */
+  bool classes; /* count the classes of this stream's records (the ends) */
   vf_line_t line;
   bool have;
 } stream_t;
@@ -88,7 +87,8 @@ static int advance(stream_t *s, vf_summary_t *sum) {
       note_malformed(sum, s->file, s->reader->line_no, VF_LINE_TOO_LONG);
       continue;
     }
-    vf_line_status_t st = vf_line_parse_only(text, len, s->need, &s->line);
+    vf_line_status_t st = vf_line_parse_only(
+        text, len, s->vfs_only ? 0 : VF_NEED_VALUES | VF_NEED_MNEMONIC, &s->line);
     if (st == VF_LINE_BLANK) continue;
     sum->lines++;
     if (st != VF_LINE_OK) {
@@ -179,13 +179,8 @@ static size_t waiting(const vf_pair_t *a, const vf_pair_t *b) {
 
 int vf_scan_core(vf_reader_t *starts, vf_reader_t *ends, uint32_t file_base, vf_summary_t *sum,
                  vf_record_fn fn, void *arg) {
-  unsigned all = VF_NEED_VALUES | VF_NEED_MNEMONIC;
-  stream_t s = {.reader = starts, .file = file_base, .vfs_only = !fn, .need = fn ? all : 0};
-  stream_t e = {.reader = ends,
-                .file = file_base + 1,
-                .vfs_only = !fn,
-                .classes = true,
-                .need = fn ? all : VF_NEED_MNEMONIC};
+  stream_t s = {.reader = starts, .file = file_base, .vfs_only = !fn};
+  stream_t e = {.reader = ends, .file = file_base + 1, .vfs_only = !fn, .classes = true};
   vf_pair_t by_id, by_order;
   vf_pair_init(&by_id);
   vf_pair_init(&by_order);

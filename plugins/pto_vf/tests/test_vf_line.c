@@ -184,6 +184,8 @@ static void assert_parsers_agree(const char *text, size_t len) {
     assert_int_equal(bare.pipe, general.pipe);
     assert_int_equal(bare.has_id, general.has_id);
     assert_int_equal(bare.is_vf, general.is_vf);
+    assert_int_equal(vf_classify(bare.pipe, bare.mnemonic),
+                     vf_classify(general.pipe, general.mnemonic));
     assert_int_equal(lean.cycle, general.cycle);
     assert_int_equal(lean.pipe, general.pipe);
     assert_int_equal(lean.has_id, general.has_id);
