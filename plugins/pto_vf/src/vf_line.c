@@ -268,7 +268,7 @@ vf_line_status_t vf_line_parse_general(const char *ptr, size_t len, vf_line_t *o
   size_t pipe_len = (size_t)(p - pipe);
   p = skip_spaces(p, end);
   if (pipe_len == 0 || p == end || *p != ':') return VF_LINE_NO_PIPE;
-  out->pipe_text = (vf_span_t){pipe, (uint32_t)pipe_len};
+  out->pipe_text = (vf_span_t){pipe, pipe_len};
   out->pipe = pipe_lookup(pipe, pipe_len);
 
   p = skip_spaces(p + 1, end);
@@ -293,9 +293,9 @@ vf_line_status_t vf_line_parse_general(const char *ptr, size_t len, vf_line_t *o
     return VF_LINE_NO_MNEMONIC;
   while (p < end && *p != ' ' && *p != '(' && *p != ',' && *p != '\t')
     p++;
-  out->mnemonic = (vf_span_t){mn, (uint32_t)(p - mn)};
+  out->mnemonic = (vf_span_t){mn, (size_t)(p - mn)};
   p = skip_spaces(p, end);
-  out->operands = (vf_span_t){p, (uint32_t)(end - p)};
+  out->operands = (vf_span_t){p, (size_t)(end - p)};
 
   if (out->pipe == VF_PIPE_PUSHQ && is_vf_mnemonic(out->mnemonic)) {
     out->is_vf = true;
@@ -420,7 +420,7 @@ __attribute__((always_inline)) static inline int parse_fixed_layout(const char *
     out->binary = vf_swar_hex_value(binary_digits);
   }
   if (pipe_id != VF_PIPE_PUSHQ && !(need & VF_NEED_MNEMONIC)) {
-    out->mnemonic = (vf_span_t){mn, (uint32_t)(end - mn)};
+    out->mnemonic = (vf_span_t){mn, (size_t)(end - mn)};
     return VF_LINE_OK;
   }
 
@@ -428,8 +428,8 @@ __attribute__((always_inline)) static inline int parse_fixed_layout(const char *
   const char *mn_end = mnemonic_end(mn, end);
   const char *ops = skip_spaces(mn_end, end);
   out->pipe_text = (vf_span_t){pipe, vf_swar_first(vf_swar_eq(padded, ' '))};
-  out->mnemonic = (vf_span_t){mn, (uint32_t)(mn_end - mn)};
-  out->operands = (vf_span_t){ops, (uint32_t)(end - ops)};
+  out->mnemonic = (vf_span_t){mn, (size_t)(mn_end - mn)};
+  out->operands = (vf_span_t){ops, (size_t)(end - ops)};
   out->is_vf = pipe_id == VF_PIPE_PUSHQ && is_vf_mnemonic(out->mnemonic);
   if (id_len > 0 && (out->is_vf || (need & VF_NEED_VALUES)))
     out->id = vf_swar_dec_prefix(id_digits, id_len);

@@ -51,9 +51,11 @@ enum {
   VF_FIELD_REAL_EXEC = 1u << 3,
 };
 
+/* A full-width length, so that a span is stored and reloaded as two whole words (a narrower length
+ * leaves padding that defeats store-to-load forwarding when a span is passed by value). */
 typedef struct vf_span {
   const char *ptr;
-  uint32_t len;
+  size_t len;
 } vf_span_t;
 
 typedef struct vf_line {
