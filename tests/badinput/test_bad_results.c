@@ -20,6 +20,9 @@ typedef struct bad_results {
 } bad_results_t;
 
 static const bad_results_t cases[] = {
+    /* Found by fuzz_analysis: a huge run index made the analysis allocate 32 GiB. */
+    {"fuzz_run_index_oom.jsonl",
+     "fuzz_run_index_oom.jsonl:2:1: \"run\" must be an integer from 0 to 9999999"},
     {"array_record.jsonl", "array_record.jsonl:2:1: a record must be a JSON object"},
     {"attempt_negative.jsonl",
      "attempt_negative.jsonl:2:1: \"attempt\" must be an integer from 0 to 2147483647"},
