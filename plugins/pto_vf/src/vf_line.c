@@ -197,37 +197,66 @@ static inline const char *next_separator(const char *p, const char *end) {
   return p;
 }
 
+/* The value of VF field `bit` at v (after the separator and spaces), stored in `out`; returns the
+ * position after it, or NULL when it is malformed or runs into a word. */
+static inline const char *take_vf_value(uint32_t bit, const char *v, const char *end,
+                                        vf_line_t *out) {
+  const char *stop;
+  switch (bit) {
+  case VF_FIELD_ADDR:
+    v = take_hex(v, end, &out->vf_addr);
+    break;
+  case VF_FIELD_INSTR_NUM:
+    v = take_hex(v, end, &out->vf_instr_num);
+    break;
+  case VF_FIELD_EXEC:
+    v = take_dec(v, end, &out->vf_execute_time, &stop);
+    break;
+  default:
+    v = take_dec(v, end, &out->vf_real_execute_time, &stop);
+    break;
+  }
+  return v && (v == end || !is_word_char(*v)) ? v : NULL;
+}
+
+/* When the text at *p is `lit` (a key as CAModel prints it: the separator before it, the key, ": ")
+ * the field's value is taken and *p moves past it. Returns false only for a malformed value. */
+static inline bool take_printed_field(const char **p, const char *end, const char *lit, size_t n,
+                                      uint32_t bit, vf_line_t *out, uint32_t *seen) {
+  if ((size_t)(end - *p) < n || memcmp(*p, lit, n) != 0) return true;
+  const char *v = take_vf_value(bit, skip_spaces(*p + n, end), end, out);
+  if (!v) return false;
+  *seen |= bit;
+  *p = v;
+  return true;
+}
+
+#define PRINTED(lit) lit, sizeof lit - 1
+
 /* Each VF field has its own optional match: the first "key:" or "key=" (spaces allowed before the
- * separator) of each key counts, and a key that is present must carry a valid value. One pass over
- * the separators finds all four keys. */
+ * separator) of each key counts, and a key that is present must carry a valid value. The fields as
+ * CAModel prints them are taken in order first; one pass over the remaining separators then finds
+ * any other key. (The printed prefix holds no separator of a key not yet taken, so every field
+ * still comes from its key's first occurrence.) */
 static vf_line_status_t parse_vf_fields(vf_line_t *out) {
   const char *begin = out->operands.ptr;
   const char *end = begin + out->operands.len;
+  const char *p = begin;
   uint32_t seen = 0;
-  for (const char *sep = begin; (sep = next_separator(sep, end)) != end; sep++) {
+  if (!take_printed_field(&p, end, PRINTED("addr: "), VF_FIELD_ADDR, out, &seen) ||
+      !take_printed_field(&p, end, PRINTED(",instr_num: "), VF_FIELD_INSTR_NUM, out, &seen) ||
+      !take_printed_field(&p, end, PRINTED(", vf_execute_time: "), VF_FIELD_EXEC, out, &seen) ||
+      !take_printed_field(&p, end, PRINTED(", vf_real_execute_time: "), VF_FIELD_REAL_EXEC, out,
+                          &seen))
+    return VF_LINE_BAD_VF_FIELD;
+  for (const char *sep = p; (sep = next_separator(sep, end)) != end; sep++) {
     const char *k = sep;
     while (k > begin && k[-1] == ' ')
       k--;
     uint32_t bit = vf_key_ending_at(begin, k);
     if (!bit || (seen & bit)) continue;
     seen |= bit;
-    const char *v = skip_spaces(sep + 1, end);
-    const char *stop;
-    switch (bit) {
-    case VF_FIELD_ADDR:
-      v = take_hex(v, end, &out->vf_addr);
-      break;
-    case VF_FIELD_INSTR_NUM:
-      v = take_hex(v, end, &out->vf_instr_num);
-      break;
-    case VF_FIELD_EXEC:
-      v = take_dec(v, end, &out->vf_execute_time, &stop);
-      break;
-    default:
-      v = take_dec(v, end, &out->vf_real_execute_time, &stop);
-      break;
-    }
-    if (!v || (v < end && is_word_char(*v))) return VF_LINE_BAD_VF_FIELD;
+    if (!take_vf_value(bit, skip_spaces(sep + 1, end), end, out)) return VF_LINE_BAD_VF_FIELD;
   }
   out->vf_fields = seen;
   return VF_LINE_OK;

@@ -103,6 +103,40 @@ static void test_vf_layouts(void **state) {
   assert_false(l.is_vf);
 }
 
+/* Each VF key counts at its first occurrence as a whole word, with any spaces around its ':' or
+ * '='; text that only contains a key's name is not that key. */
+static void test_vf_field_spellings(void **state) {
+  (void)state;
+  vf_line_t l;
+  assert_int_equal(parse("[info] [00000001] (PC: 0x00000010) PUSHQ    : (Binary: 0x15400000) (ID: "
+                         "000041) VF  addr:  0x20,instr_num:\t0x3, vf_execute_time:   72, "
+                         "vf_real_execute_time : 60, vf_execute_time: 99",
+                         &l),
+                   VF_LINE_OK);
+  assert_int_equal(l.vf_fields,
+                   VF_FIELD_ADDR | VF_FIELD_INSTR_NUM | VF_FIELD_EXEC | VF_FIELD_REAL_EXEC);
+  assert_int_equal(l.vf_addr, 0x20);
+  assert_int_equal(l.vf_instr_num, 3);
+  assert_int_equal(l.vf_execute_time, 72);
+  assert_int_equal(l.vf_real_execute_time, 60);
+  assert_int_equal(parse("[1] (PC: 0x1) PUSHQ : (Binary: 0x1) VF  xaddr: 0x5, my_instr_num: 0x6, "
+                         "vf_execute_times: 7, addr=0x123456789, instr_num = 0xABCDEF0",
+                         &l),
+                   VF_LINE_OK);
+  assert_int_equal(l.vf_fields, VF_FIELD_ADDR | VF_FIELD_INSTR_NUM);
+  assert_int_equal(l.vf_addr, 0x123456789);
+  assert_int_equal(l.vf_instr_num, 0xABCDEF0);
+  assert_int_equal(parse("[info] [00000001] (PC: 0x00000010) PUSHQ    : (Binary: 0x15400000) (ID: "
+                         "000041) VF  addr: 0x20,instr_num: 0x3, vf_execute_time: 7x",
+                         &l),
+                   VF_LINE_BAD_VF_FIELD);
+  assert_int_equal(parse("[info] [00000001] (PC: 0x00000010) PUSHQ    : (Binary: 0x15400000) (ID: "
+                         "000041) VF  addr: 0x20,instr_num: 0x3, vf_execute_time: 7, addr: zz",
+                         &l),
+                   VF_LINE_OK);
+  assert_int_equal(l.vf_addr, 0x20);
+}
+
 static void test_malformed_kinds(void **state) {
   (void)state;
   vf_line_t l;
@@ -281,6 +315,7 @@ int main(void) {
       cmocka_unit_test(test_a2_line_without_id_and_operand_ids),
       cmocka_unit_test(test_legacy_function_style),
       cmocka_unit_test(test_vf_layouts),
+      cmocka_unit_test(test_vf_field_spellings),
       cmocka_unit_test(test_malformed_kinds),
       cmocka_unit_test(test_never_reads_past_len),
       cmocka_unit_test(test_classes),
