@@ -1,5 +1,7 @@
 #include "vf_class.h"
 
+#include "vf_swar.h"
+
 static bool starts_with_nocase(vf_span_t s, const char *prefix, size_t n) {
   if (s.len < n) return false;
   for (size_t i = 0; i < n; i++) {
@@ -50,10 +52,39 @@ static const uint8_t PIPE_CLASS[VF_PIPE_COUNT] = {
     [VF_PIPE_RVECLP] = VF_CLASS_OTHER,   [VF_PIPE_PUSHQ] = VF_CLASS_OTHER,
 };
 
+#if VF_SWAR_AVAILABLE
+/* The same rules on the first sixteen characters, upper-cased a word at a time and compared with
+ * every prefix at once: no branch depends on the mnemonic, which changes from line to line. */
+static vf_class_t classify_words(vf_class_t by_pipe, const char *m) {
+  uint64_t w[2];
+  for (int i = 0; i < 2; i++) {
+    uint64_t x = vf_swar_load(m + 8 * i);
+    uint64_t lower = vf_swar_in_range(x & VF_SWAR_REP(0x7F), 'a', 'z') & ~x;
+    w[i] = x & ~(lower >> 2);
+  }
+#define HEAD(lit, n)                                                                               \
+  ((w[0] & (~0ULL >> (64 - 8 * (n)))) == (vf_swar_load(lit) & (~0ULL >> (64 - 8 * (n)))))
+#define TAIL(lit, n)                                                                               \
+  ((w[1] & (~0ULL >> (64 - 8 * (n)))) == (vf_swar_load(lit) & (~0ULL >> (64 - 8 * (n)))))
+  bool sync =
+      (HEAD("WAIT_FLA", 8) & TAIL("Gxxxxxxx", 1)) | (HEAD("WAIT_EVE", 8) & TAIL("NTxxxxxx", 2)) |
+      HEAD("SET_FLAG", 8) | (HEAD("SET_EVEN", 8) & TAIL("Txxxxxxx", 1)) |
+      (HEAD("PIPE_BAR", 8) & TAIL("RIERxxxx", 4)) | HEAD("BARxxxxx", 3) | HEAD("SYNCxxxx", 4);
+  bool other = HEAD("NOPxxxxx", 3) | HEAD("MOVEMASK", 8);
+#undef HEAD
+#undef TAIL
+  return sync ? VF_CLASS_SYNC : other ? VF_CLASS_OTHER : by_pipe;
+}
+#endif
+
 vf_class_t vf_classify(vf_pipe_t pipe, vf_span_t mnemonic) {
+  vf_class_t by_pipe =
+      (unsigned)pipe < VF_PIPE_COUNT ? (vf_class_t)PIPE_CLASS[pipe] : VF_CLASS_OTHER;
+#if VF_SWAR_AVAILABLE
+  if (mnemonic.len >= 16) return classify_words(by_pipe, mnemonic.ptr);
+#endif
   vf_class_t cls;
-  if (mnemonic_class(mnemonic, &cls)) return cls;
-  return (unsigned)pipe < VF_PIPE_COUNT ? (vf_class_t)PIPE_CLASS[pipe] : VF_CLASS_OTHER;
+  return mnemonic_class(mnemonic, &cls) ? cls : by_pipe;
 }
 
 const char *vf_class_name(vf_class_t c) {

@@ -180,6 +180,31 @@ static void test_classes(void **state) {
   assert_int_equal(vf_classify(VF_PIPE_MTE2, setf), VF_CLASS_SYNC);
   assert_int_equal(vf_classify(VF_PIPE_VEC, nop), VF_CLASS_OTHER);
   assert_int_equal(vf_classify(VF_PIPE_SCALAR, vadd), VF_CLASS_OTHER);
+  /* Spans of sixteen characters or more take the word-at-a-time path: same rules. */
+  static const struct {
+    const char *text;
+    vf_pipe_t pipe;
+    vf_class_t cls;
+  } long_spans[] = {
+      {"Wait_Flag  PIPE:MTE2, FLAG ID:0", VF_PIPE_SCALAR, VF_CLASS_SYNC},
+      {"WAIT_EVENT  PIPE:MTE2, FLAG ID:0", VF_PIPE_MTE2, VF_CLASS_SYNC},
+      {"WAIT_EVEN  PIPE:MTE2, FLAG ID:0", VF_PIPE_MTE2, VF_CLASS_LOAD},
+      {"pipe_barrier(PIPE_ALL) xxxxxxx", VF_PIPE_ALL, VF_CLASS_SYNC},
+      {"PIPE_BARRIE  xxxxxxxxxxxxxxxxx", VF_PIPE_VEC, VF_CLASS_COMPUTE},
+      {"barrier  xxxxxxxxxxxxxxxxxxxxx", VF_PIPE_MTE3, VF_CLASS_SYNC},
+      {"BA  xxxxxxxxxxxxxxxxxxxxxxxxxx", VF_PIPE_MTE3, VF_CLASS_STORE},
+      {"set_event  xxxxxxxxxxxxxxxxxxx", VF_PIPE_VEC, VF_CLASS_SYNC},
+      {"SYNC_ALL  xxxxxxxxxxxxxxxxxxxx", VF_PIPE_VEC, VF_CLASS_SYNC},
+      {"NOP_PIPE  xxxxxxxxxxxxxxxxxxxx", VF_PIPE_VEC, VF_CLASS_OTHER},
+      {"MOVEMASK  XN:X0=0xffffffffffff", VF_PIPE_VECTOR, VF_CLASS_OTHER},
+      {"MOVEMAS  XN:X0=0xfffffffffffff", VF_PIPE_VECTOR, VF_CLASS_COMPUTE},
+      {"DMA_MOV  Src:OUT, Dst:UB, addr", VF_PIPE_MTE2, VF_CLASS_LOAD},
+  };
+  for (size_t i = 0; i < sizeof long_spans / sizeof long_spans[0]; i++) {
+    vf_span_t span = {long_spans[i].text, strlen(long_spans[i].text)};
+    assert_true(span.len >= 16);
+    assert_int_equal(vf_classify(long_spans[i].pipe, span), long_spans[i].cls);
+  }
 }
 
 static void assert_same_span(vf_span_t a, vf_span_t b) {
