@@ -597,8 +597,7 @@ static int design_effects(rigor_exp_analysis_t *e, const run_medians_t *rm) {
 /* Flags runs whose clock fell below the threshold of the experiment's median clock; the
  * reference needs every run, so the flag is derived here rather than when a run is written. */
 static int flag_low_clock(rigor_exp_analysis_t *e) {
-  if (e->n_runs == 0)
-    return 0;
+  if (e->n_runs == 0) return 0;
   double threshold = RIGOR_CLOCK_THRESHOLD_DEFAULT;
   for (size_t v = 0; v < e->n_variants; v++) {
     json_t *t = json_object_get(
@@ -623,9 +622,9 @@ static int flag_low_clock(rigor_exp_analysis_t *e) {
   for (size_t k = 0; n > 0 && k < e->n_runs; k++) {
     rigor_variant_info_t *vi = variant_info(e, e->runs[k].variant);
     if (flagged[k] && vi)
-      json_object_set_new(vi->flags, "low_clock",
-                          json_integer(json_integer_value(json_object_get(vi->flags, "low_clock")) +
-                                       1));
+      json_object_set_new(
+          vi->flags, "low_clock",
+          json_integer(json_integer_value(json_object_get(vi->flags, "low_clock")) + 1));
   }
   free(flagged);
   json_decref(summaries);
@@ -634,8 +633,7 @@ static int flag_low_clock(rigor_exp_analysis_t *e) {
 
 static int finish_exp(rigor_exp_analysis_t *e, exp_build_t *b) {
   int flag_rc = flag_low_clock(e);
-  if (flag_rc)
-    return flag_rc;
+  if (flag_rc) return flag_rc;
   size_t n_rows = 0;
   for (size_t v = 0; v < b->n_vrows; v++)
     for (size_t p = 0; p < b->vrows[v].n; p++)
@@ -739,8 +737,7 @@ void rigor_analysis_free(rigor_analysis_t *a) {
 static void attach_raw_telemetry(const char *path, json_t *records) {
   size_t n = strlen(path) + sizeof ".telemetry.jsonl";
   char *side = malloc(n);
-  if (!side)
-    return;
+  if (!side) return;
   snprintf(side, n, "%s.telemetry.jsonl", path);
   json_t *raw = NULL;
   bool truncated = false;
@@ -754,20 +751,17 @@ static void attach_raw_telemetry(const char *path, json_t *records) {
   json_t *rec, *sample;
   json_array_foreach(records, i, rec) {
     const char *type = json_string_value(json_object_get(rec, "type"));
-    if (!type || strcmp(type, "run") != 0)
-      continue;
+    if (!type || strcmp(type, "run") != 0) continue;
     json_t *list = NULL;
     json_array_foreach(raw, j, sample) {
       if (!json_equal(json_object_get(sample, "run"), json_object_get(rec, "run")) ||
           !json_equal(json_object_get(sample, "attempt"), json_object_get(rec, "attempt")) ||
           !json_equal(json_object_get(sample, "experiment"), json_object_get(rec, "experiment")))
         continue;
-      if (!list)
-        list = json_array();
+      if (!list) list = json_array();
       json_array_append(list, sample);
     }
-    if (list)
-      json_object_set_new(rec, "telemetry_raw", list);
+    if (list) json_object_set_new(rec, "telemetry_raw", list);
   }
   json_decref(raw);
 }

@@ -27,18 +27,15 @@ static void send_line(const rigor_child_args_t *a, json_t *msg) {
   }
   char *text = json_dumps(msg, JSON_COMPACT);
   json_decref(msg);
-  if (!text)
-    return;
+  if (!text) return;
   size_t len = strlen(text);
   text[len] = '\n';
   const char *p = text;
   size_t left = len + 1;
   while (left > 0) {
     ssize_t w = write(a->out_fd, p, left);
-    if (w < 0 && errno == EINTR)
-      continue;
-    if (w <= 0)
-      break;
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) break;
     p += w;
     left -= (size_t)w;
   }
@@ -71,16 +68,14 @@ static void on_error(void *arg, int code, const char *message) {
 
 static int telemetry_hook(void *arg, rigor_telemetry_value_t *out, int cap) {
   child_t *c = arg;
-  if (!c->a->plugin->telemetry || !atomic_load(&c->ready))
-    return 0;
+  if (!c->a->plugin->telemetry || !atomic_load(&c->ready)) return 0;
   return c->a->plugin->telemetry(&c->ctx, c->state, out, cap);
 }
 
 static json_t *identity_json(child_t *c) {
   json_t *o = json_object();
   const rigor_plugin_t *p = c->a->plugin;
-  if (!p->identity)
-    return o;
+  if (!p->identity) return o;
   rigor_kv_t kv[64];
   memset(kv, 0, sizeof kv);
   int n = p->identity(&c->ctx, c->state, kv, 64);
@@ -105,8 +100,7 @@ static void points_free(const rigor_plugin_t *p, points_t *pts) {
       rigor_params_clear(p, pts->structs[i]);
       free(pts->structs[i]);
     }
-    if (pts->labels)
-      free(pts->labels[i]);
+    if (pts->labels) free(pts->labels[i]);
   }
   free(pts->structs);
   free(pts->labels);
@@ -125,19 +119,17 @@ static int points_build(const rigor_plugin_t *p, const json_t *params, const jso
   pts->n = (uint32_t)json_array_size(pts->objs);
   pts->structs = calloc(pts->n, sizeof *pts->structs);
   pts->labels = calloc(pts->n, sizeof *pts->labels);
-  if (!pts->structs || !pts->labels)
-    return RIGOR_ENOMEM;
+  if (!pts->structs || !pts->labels) return RIGOR_ENOMEM;
   size_t size = p->params_size ? p->params_size : 1;
   for (uint32_t i = 0; i < pts->n; i++) {
     json_t *point = json_array_get(pts->objs, i);
     json_t *values = json_deep_copy(params);
     json_object_update(values, point);
     pts->structs[i] = calloc(1, size);
-    int rc = pts->structs[i] ? rigor_params_fill(p, values, pts->structs[i], err, errlen)
-                             : RIGOR_ENOMEM;
+    int rc =
+        pts->structs[i] ? rigor_params_fill(p, values, pts->structs[i], err, errlen) : RIGOR_ENOMEM;
     json_decref(values);
-    if (rc < 0)
-      return rc;
+    if (rc < 0) return rc;
     pts->labels[i] = rigor_point_label(p, point);
   }
   return 0;
@@ -193,15 +185,16 @@ int rigor_child_run(const rigor_child_args_t *a) {
     return RIGOR_CHILD_FAILED;
   }
   c.ctx.n_cpus = n_cpus < 1024 ? n_cpus : 1024;
-  json_t *affinity = json_is_null(json_object_get(env, "affinity")) ||
-                             !json_object_get(env, "affinity")
-                         ? NULL
-                         : cpus_json(&c.ctx);
+  json_t *affinity =
+      json_is_null(json_object_get(env, "affinity")) || !json_object_get(env, "affinity")
+          ? NULL
+          : cpus_json(&c.ctx);
 
   points_t pts;
   void *base = calloc(1, p->params_size ? p->params_size : 1);
-  if (!base || points_build(p, json_object_get(a->settings, "params"),
-                            json_object_get(a->settings, "sweep"), &pts, err, sizeof err) < 0 ||
+  if (!base ||
+      points_build(p, json_object_get(a->settings, "params"), json_object_get(a->settings, "sweep"),
+                   &pts, err, sizeof err) < 0 ||
       rigor_params_fill(p, json_object_get(a->settings, "params"), base, err, sizeof err) < 0) {
     c.ctx.host.error(&c.ctx, RIGOR_ECONFIG, "params: %s", err);
     send_end(a, "failed", &c.ctx, NULL, NULL, NULL, affinity);
@@ -209,8 +202,8 @@ int rigor_child_run(const rigor_child_args_t *a) {
   }
 
   rigor_telemetry_t *tele = NULL;
-  rigor_telemetry_start(json_object_get(env, "telemetry"), c.ctx.cpus, c.ctx.n_cpus,
-                        telemetry_hook, &c, &tele);
+  rigor_telemetry_start(json_object_get(env, "telemetry"), c.ctx.cpus, c.ctx.n_cpus, telemetry_hook,
+                        &c, &tele);
 
   rigor_work_t work = {0};
   rigor_points_t plugin_points = {pts.n, (const void *const *)pts.structs};
@@ -266,11 +259,8 @@ int rigor_child_run(const rigor_child_args_t *a) {
   rigor_params_clear(p, base);
   free(base);
   points_free(p, &pts);
-  if (strcmp(status, "ok") == 0)
-    return RIGOR_CHILD_OK;
-  if (strcmp(status, "invalid") == 0)
-    return RIGOR_CHILD_INVALID;
-  if (strcmp(status, "skipped") == 0)
-    return RIGOR_CHILD_SKIPPED;
+  if (strcmp(status, "ok") == 0) return RIGOR_CHILD_OK;
+  if (strcmp(status, "invalid") == 0) return RIGOR_CHILD_INVALID;
+  if (strcmp(status, "skipped") == 0) return RIGOR_CHILD_SKIPPED;
   return RIGOR_CHILD_FAILED;
 }

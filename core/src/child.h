@@ -20,11 +20,11 @@ enum {
 typedef struct rigor_child_args {
   const rigor_experiment_t *experiment; /* may be NULL when run from a spec */
   const char *experiment_name;
-  const json_t *settings;               /* the variant's resolved settings */
+  const json_t *settings; /* the variant's resolved settings */
   const rigor_plugin_t *plugin;
   uint32_t run, attempt, block, position, variant;
   rigor_comm_t *comm;
-  int out_fd;                           /* JSON Lines to the parent (rank 0 only) */
+  int out_fd; /* JSON Lines to the parent (rank 0 only) */
   bool commands_allowed;
   volatile sig_atomic_t *stop;
 } rigor_child_args_t;

@@ -45,11 +45,9 @@ int rigor_cli_main(int argc, char **argv) {
     usage(stdout);
     return RIGOR_EXIT_OK;
   }
-  if (!strcmp(cmd, "__child"))
-    return rigor_cmd_child(argc - 1, argv + 1);
+  if (!strcmp(cmd, "__child")) return rigor_cmd_child(argc - 1, argv + 1);
   for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
-    if (!strcmp(cmd, commands[i].name))
-      return commands[i].fn(argc - 1, argv + 1);
+    if (!strcmp(cmd, commands[i].name)) return commands[i].fn(argc - 1, argv + 1);
   fprintf(stderr, "rigor: unknown command '%s'\n\n", cmd);
   usage(stderr);
   return RIGOR_EXIT_USAGE;

@@ -54,8 +54,7 @@ int rigor_cmd_child(int argc, char **argv) {
   rigor_plugin_search_t search = {dirs, json_is_true(json_object_get(spec, "allow_unsafe"))};
   rigor_loaded_t *plugin = NULL;
   int rank = comm ? comm->rank : 0;
-  if (rank == 0 && out_path)
-    out_fd = open(out_path, O_WRONLY | O_CLOEXEC);
+  if (rank == 0 && out_path) out_fd = open(out_path, O_WRONLY | O_CLOEXEC);
   if (rigor_plugin_load(json_string_value(json_object_get(spec, "plugin")), &search, &plugin, err,
                         sizeof err) < 0) {
     fprintf(stderr, "rigor __child: %s\n", err);
@@ -64,8 +63,7 @@ int rigor_cmd_child(int argc, char **argv) {
       json_t *m = json_pack("{s:s, s:s, s:s}", "type", "end", "status", "failed", "reason", err);
       char *text = json_dumps(m, JSON_COMPACT);
       int n = snprintf(line, sizeof line, "%s\n", text ? text : "{}");
-      if (write(out_fd, line, (size_t)n) < 0)
-        perror("rigor __child");
+      if (write(out_fd, line, (size_t)n) < 0) perror("rigor __child");
       free(text);
       json_decref(m);
     }
@@ -87,8 +85,7 @@ int rigor_cmd_child(int argc, char **argv) {
       .stop = &g_child_stop,
   };
   int code = rigor_child_run(&a);
-  if (comm)
-    rigor_comm_mpi_finalize(comm);
+  if (comm) rigor_comm_mpi_finalize(comm);
   rigor_plugin_unload(plugin);
   json_decref(spec);
   return code;

@@ -5,7 +5,7 @@
 #include "cli.h"
 #include "loader.h"
 
-static const char *const type_names[] = {"?",      "bool",   "int",    "uint",
+static const char *const type_names[] = {"?",      "bool", "int",    "uint",
                                          "double", "size", "string", "enum"};
 
 static void warn_print(void *arg, const char *message) {
@@ -41,9 +41,8 @@ static void print_md(const rigor_plugin_t *d) {
       const rigor_param_t *p = &d->params[i];
       char range[1024];
       choices_text(p, range, sizeof range);
-      printf("| `%s` | %s | %s%s%s | %s | %s |\n", p->name, type_names[p->type],
-             p->def ? "`" : "", p->def ? p->def : "", p->def ? "`" : "", range,
-             p->help ? p->help : "");
+      printf("| `%s` | %s | %s%s%s | %s | %s |\n", p->name, type_names[p->type], p->def ? "`" : "",
+             p->def ? p->def : "", p->def ? "`" : "", range, p->help ? p->help : "");
     }
     printf("\n");
   }
@@ -65,20 +64,17 @@ static void print_text(const rigor_loaded_t *l) {
   printf("%s %s: %s\n  file: %s\n", d->name, d->version ? d->version : "",
          d->summary ? d->summary : "", l->path);
   printf("\nparameters:\n");
-  if (d->n_params == 0)
-    printf("  (none)\n");
+  if (d->n_params == 0) printf("  (none)\n");
   for (uint32_t i = 0; i < d->n_params; i++) {
     const rigor_param_t *p = &d->params[i];
     char range[1024];
     choices_text(p, range, sizeof range);
     printf("  %-20s %-7s default %-10s %s%s%s\n", p->name, type_names[p->type],
            p->def ? p->def : "-", range[0] ? "[" : "", range, range[0] ? "]" : "");
-    if (p->help)
-      printf("  %-20s %s\n", "", p->help);
+    if (p->help) printf("  %-20s %s\n", "", p->help);
   }
   printf("\nmetrics:\n");
-  if (d->n_metrics == 0)
-    printf("  (none)\n");
+  if (d->n_metrics == 0) printf("  (none)\n");
   for (uint32_t i = 0; i < d->n_metrics; i++) {
     const rigor_metric_t *m = &d->metrics[i];
     printf("  %-24s %-10s %s is better%s%s\n", m->name, m->unit ? m->unit : "",
@@ -142,11 +138,11 @@ int rigor_cmd_plugins(int argc, char **argv) {
       printf("| `%s` | %s | %s |\n", d->name, d->version ? d->version : "",
              d->summary ? d->summary : "");
     else
-      printf("%-12s %-8s %s\n", d->name, d->version ? d->version : "", d->summary ? d->summary : "");
+      printf("%-12s %-8s %s\n", d->name, d->version ? d->version : "",
+             d->summary ? d->summary : "");
     rigor_plugin_unload(list[i]);
   }
   free(list);
-  if (n == 0 && !names_only)
-    fprintf(stderr, "rigor plugins: no plugins found\n");
+  if (n == 0 && !names_only) fprintf(stderr, "rigor plugins: no plugins found\n");
   return RIGOR_EXIT_OK;
 }

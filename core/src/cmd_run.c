@@ -8,20 +8,20 @@
 #include "runner.h"
 
 static void run_usage(FILE *f) {
-  fprintf(f,
-          "usage: rigor run FILE [-o OUT] [--resume] [--force] [--only NAME] [--dry-run]\n"
-          "                 [--plugin-path DIR]... [--allow-commands] [--allow-unsafe-plugin-path]\n"
-          "                 [--allow-external-extends] [--quiet] [--no-report]\n"
-          "\n"
-          "  -o OUT            write results to OUT instead of the file's `output`\n"
-          "  --resume          finish an interrupted results file (the experiment hash must match)\n"
-          "  --force           replace an existing results file\n"
-          "  --only NAME       run one experiment of the file\n"
-          "  --dry-run         print the schedule and stop\n"
-          "  --plugin-path DIR search DIR for plugins first\n"
-          "  --allow-commands  let the config execute the external commands `rigor plan` shows\n"
-          "  --quiet           no progress line, no report\n"
-          "  --no-report       do not print the report table at the end\n");
+  fprintf(
+      f, "usage: rigor run FILE [-o OUT] [--resume] [--force] [--only NAME] [--dry-run]\n"
+         "                 [--plugin-path DIR]... [--allow-commands] [--allow-unsafe-plugin-path]\n"
+         "                 [--allow-external-extends] [--quiet] [--no-report]\n"
+         "\n"
+         "  -o OUT            write results to OUT instead of the file's `output`\n"
+         "  --resume          finish an interrupted results file (the experiment hash must match)\n"
+         "  --force           replace an existing results file\n"
+         "  --only NAME       run one experiment of the file\n"
+         "  --dry-run         print the schedule and stop\n"
+         "  --plugin-path DIR search DIR for plugins first\n"
+         "  --allow-commands  let the config execute the external commands `rigor plan` shows\n"
+         "  --quiet           no progress line, no report\n"
+         "  --no-report       do not print the report table at the end\n");
 }
 
 static void print_schedule(const rigor_experiment_t *e) {
@@ -116,8 +116,7 @@ int rigor_cmd_run(int argc, char **argv) {
       bool seen = false;
       for (uint32_t j = 0; j < i; j++)
         seen = seen || !strcmp(cfg->experiments[j].output, cfg->experiments[i].output);
-      if (seen || access(cfg->experiments[i].output, R_OK) != 0)
-        continue;
+      if (seen || access(cfg->experiments[i].output, R_OK) != 0) continue;
       char *rargv[] = {"report", cfg->experiments[i].output, NULL};
       fflush(stderr);
       rigor_cmd_report(2, rargv);

@@ -74,7 +74,7 @@ json_t *rigor_telemetry_sources(void);
 
 /* Signal names. A clock signal is any whose name ends in RIGOR_CLOCK_SUFFIX: the sampler's
  * "cpu<N>_mhz" and, by convention, plugin clocks such as "gpu0_sm_mhz". */
-#define RIGOR_CLOCK_SUFFIX "_mhz"
+#define RIGOR_CLOCK_SUFFIX            "_mhz"
 #define RIGOR_CLOCK_THRESHOLD_DEFAULT 0.8
 
 /* Low-clock flag. `summaries` is an array with one telemetry summary per run (null entries are
@@ -91,12 +91,13 @@ int rigor_telemetry_flag_low_clock(const json_t *summaries, double threshold, bo
  * runner exports it as RIGOR_ENV_PAD_NAME in the run's environment and records `len`.
  * `cap` must exceed RIGOR_ENV_PAD_MAX (RIGOR_ERANGE otherwise). */
 #define RIGOR_ENV_PAD_NAME "RIGOR_ENV_PAD"
-#define RIGOR_ENV_PAD_MAX 4095
+#define RIGOR_ENV_PAD_MAX  4095
 int rigor_env_pad(uint64_t seed, uint32_t run, char *buf, size_t cap, size_t *len);
 
 /* Internal (shared between the environment files and their tests). `root` prefixes every
  * /sys and /proc path; "" is the running system. */
-/* Checks that `cpus` is a non-empty array of distinct CPUs of this machine; `what` prefixes errors. */
+/* Checks that `cpus` is a non-empty array of distinct CPUs of this machine; `what` prefixes errors.
+ */
 int rigor__cpu_list_check(const json_t *cpus, const char *what, char *err, size_t errlen);
 int rigor__read_line(const char *root, const char *path, char *buf, size_t cap);
 /* {"driver", "governor" (the one name, "mixed" or null), "governors" ({name: [cpus]}), "boost"

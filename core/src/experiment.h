@@ -48,16 +48,16 @@ typedef enum { RIGOR_WINDOW_WALL = 0, RIGOR_WINDOW_CPUTIME } rigor_window_t;
  * "each_barrier" | "each_excluded"), per_iteration, aggregate ("rank0" | "avg" | "min" | "max"),
  * check, timeout (seconds), report ("wall" | "cputime"). */
 typedef struct rigor_timing {
-  uint32_t warmup;        /* default 1  (nccl-tests -w) */
-  uint32_t cycles;        /* default 10 (nccl-tests -N; the seed's formal runs) */
-  uint64_t iters;         /* default 20 (-n) */
-  uint64_t agg;           /* default 1  (-m) */
+  uint32_t warmup; /* default 1  (nccl-tests -w) */
+  uint32_t cycles; /* default 10 (nccl-tests -N; the seed's formal runs) */
+  uint64_t iters;  /* default 20 (-n) */
+  uint64_t agg;    /* default 1  (-m) */
   rigor_blocking_t blocking;
-  bool per_iteration;     /* default false (-I) */
+  bool per_iteration;          /* default false (-I) */
   rigor_aggregate_t aggregate; /* default avg (-a 1) */
-  uint32_t check;         /* default 1 (-c): validations after each window */
-  double timeout_s;       /* default 300 */
-  rigor_window_t report;  /* default wall (-C 0) */
+  uint32_t check;              /* default 1 (-c): validations after each window */
+  double timeout_s;            /* default 300 */
+  rigor_window_t report;       /* default wall (-C 0) */
 } rigor_timing_t;
 
 extern const char *const rigor_blocking_names[];  /* indexed by rigor_blocking_t, NULL-terminated */
@@ -77,15 +77,15 @@ typedef struct rigor_variant {
 
 typedef struct rigor_experiment {
   char *name;
-  char *source;           /* the file it came from */
-  json_t *resolved;       /* canonical resolved experiment (what `rigor config` prints) */
-  char hash[65];          /* SHA-256 (hex) of the canonical dump of `resolved` */
+  char *source;     /* the file it came from */
+  json_t *resolved; /* canonical resolved experiment (what `rigor config` prints) */
+  char hash[65];    /* SHA-256 (hex) of the canonical dump of `resolved` */
   rigor_variant_t *variants;
   uint32_t n_variants;
   rigor_order_t order;
   rigor_schedule_t schedule;
-  char *output;           /* results file path, resolved against the current directory */
-  bool runs_commands;     /* some variant would execute an external command */
+  char *output;       /* results file path, resolved against the current directory */
+  bool runs_commands; /* some variant would execute an external command */
 } rigor_experiment_t;
 
 typedef struct rigor_config {
@@ -96,10 +96,10 @@ typedef struct rigor_config {
 } rigor_config_t;
 
 typedef struct rigor_config_opts {
-  rigor_plugin_search_t search;   /* where plugins are found (loader.h) */
+  rigor_plugin_search_t search; /* where plugins are found (loader.h) */
   bool allow_external_extends;
-  const char *only;               /* --only NAME, or NULL */
-  const char *output_override;    /* -o OUT, or NULL */
+  const char *only;            /* --only NAME, or NULL */
+  const char *output_override; /* -o OUT, or NULL */
 } rigor_config_opts_t;
 
 /* Parse, resolve and validate a YAML experiment file against the plugins' schemas. On error

@@ -12,21 +12,18 @@ uint64_t rigor_now_ns(void) {
 }
 
 static int host_error(rigor_ctx_t *ctx, int code, const char *fmt, ...) {
-  if (ctx->error_code != 0)
-    return code;
+  if (ctx->error_code != 0) return code;
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(ctx->error, sizeof ctx->error, fmt, ap);
   va_end(ap);
   ctx->error_code = code ? code : RIGOR_EPLUGIN;
-  if (ctx->on_error)
-    ctx->on_error(ctx->on_error_arg, ctx->error_code, ctx->error);
+  if (ctx->on_error) ctx->on_error(ctx->on_error_arg, ctx->error_code, ctx->error);
   return code;
 }
 
 static void host_log(rigor_ctx_t *ctx, rigor_log_level_t level, const char *fmt, ...) {
-  if ((int)level < ctx->log_level)
-    return;
+  if ((int)level < ctx->log_level) return;
   static const char *const names[] = {"debug", "info", "warning", "error"};
   char msg[1024];
   va_list ap;
@@ -63,8 +60,7 @@ static uint64_t host_now(rigor_ctx_t *ctx) {
 }
 
 static bool host_should_stop(rigor_ctx_t *ctx) {
-  if (ctx->stop && *ctx->stop)
-    return true;
+  if (ctx->stop && *ctx->stop) return true;
   if (ctx->deadline_ns > 0 && (double)rigor_now_ns() > ctx->deadline_ns) {
     ctx->deadline_hit = true;
     return true;
@@ -74,8 +70,7 @@ static bool host_should_stop(rigor_ctx_t *ctx) {
 
 static int host_cpus(rigor_ctx_t *ctx, int *out, int cap) {
   int n = ctx->n_cpus < cap ? ctx->n_cpus : cap;
-  if (n > 0)
-    memcpy(out, ctx->cpus, (size_t)n * sizeof *out);
+  if (n > 0) memcpy(out, ctx->cpus, (size_t)n * sizeof *out);
   return ctx->n_cpus;
 }
 

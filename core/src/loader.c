@@ -13,8 +13,7 @@
 #define MAX_DIRS 64
 
 static bool name_is_safe(const char *name) {
-  if (!name || !*name || strchr(name, '/') || strstr(name, ".."))
-    return false;
+  if (!name || !*name || strchr(name, '/') || strstr(name, "..")) return false;
   for (const char *c = name; *c; c++)
     if (!(*c == '_' || *c == '-' || *c == '.' || (*c >= '0' && *c <= '9') ||
           (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z')))
@@ -26,12 +25,10 @@ static bool name_is_safe(const char *name) {
 static int exe_dir(char *out, size_t cap) {
   char buf[PATH_MAX];
   ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-  if (n <= 0)
-    return -1;
+  if (n <= 0) return -1;
   buf[n] = '\0';
   char *slash = strrchr(buf, '/');
-  if (!slash)
-    return -1;
+  if (!slash) return -1;
   *slash = '\0';
   snprintf(out, cap, "%s", buf);
   return 0;
@@ -50,8 +47,7 @@ static size_t search_dirs(const rigor_plugin_search_t *search, char dirs[][PATH_
     char *copy = strdup(env), *save = NULL;
     for (char *tok = strtok_r(copy, ":", &save); tok && nc < MAX_DIRS;
          tok = strtok_r(NULL, ":", &save))
-      if (*tok)
-        snprintf(candidates[nc++], PATH_MAX, "%s", tok);
+      if (*tok) snprintf(candidates[nc++], PATH_MAX, "%s", tok);
     free(copy);
   }
   char dir[PATH_MAX];
@@ -60,21 +56,18 @@ static size_t search_dirs(const rigor_plugin_search_t *search, char dirs[][PATH_
     nc++;
   for (size_t i = 0; i < nc; i++) {
     char real[PATH_MAX];
-    if (!realpath(candidates[i], real))
-      continue;
+    if (!realpath(candidates[i], real)) continue;
     bool dup = false;
     for (size_t j = 0; j < n; j++)
       dup = dup || strcmp(dirs[j], real) == 0;
-    if (!dup)
-      snprintf(dirs[n++], PATH_MAX, "%s", real);
+    if (!dup) snprintf(dirs[n++], PATH_MAX, "%s", real);
   }
   return n;
 }
 
 static int check_dir_safe(const char *dir, bool allow_unsafe, char *err, size_t errlen) {
   struct stat st;
-  if (allow_unsafe || stat(dir, &st) != 0 || !(st.st_mode & S_IWOTH))
-    return 0;
+  if (allow_unsafe || stat(dir, &st) != 0 || !(st.st_mode & S_IWOTH)) return 0;
   snprintf(err, errlen,
            "plugin folder %s is world-writable: anyone could plant a plugin there "
            "(fix its permissions or pass --allow-unsafe-plugin-path)",
@@ -147,8 +140,7 @@ static int open_file(const char *path, void **handle, rigor_plugin_get_fn *get, 
   }
   *get = (rigor_plugin_get_fn)dlsym(*handle, RIGOR_PLUGIN_GET_SYMBOL);
   if (!*get) {
-    snprintf(err, errlen, "%s: not a rigor plugin (no exported %s)", path,
-             RIGOR_PLUGIN_GET_SYMBOL);
+    snprintf(err, errlen, "%s: not a rigor plugin (no exported %s)", path, RIGOR_PLUGIN_GET_SYMBOL);
     dlclose(*handle);
     *handle = NULL;
     return RIGOR_EABI;
@@ -159,8 +151,7 @@ static int open_file(const char *path, void **handle, rigor_plugin_get_fn *get, 
 static rigor_loaded_t *loaded_new(void *handle, const rigor_plugin_t *desc, const char *path,
                                   const char *dir) {
   rigor_loaded_t *p = calloc(1, sizeof *p);
-  if (!p)
-    return NULL;
+  if (!p) return NULL;
   p->desc = *desc;
   p->handle = handle;
   p->path = strdup(path);
@@ -174,14 +165,11 @@ static int find_in_file(const char *path, const char *dir, const char *name, rig
   void *handle;
   rigor_plugin_get_fn get;
   int rc = open_file(path, &handle, &get, err, errlen);
-  if (rc < 0)
-    return rc;
+  if (rc < 0) return rc;
   for (uint32_t i = 0; i < 1024; i++) {
     const rigor_plugin_t *raw = get(i);
-    if (!raw)
-      break;
-    if (!raw->name || strcmp(raw->name, name) != 0)
-      continue;
+    if (!raw) break;
+    if (!raw->name || strcmp(raw->name, name) != 0) continue;
     rigor_plugin_t desc;
     rc = rigor_plugin_check(raw, path, &desc, err, errlen);
     if (rc < 0) {
@@ -216,15 +204,12 @@ int rigor_plugin_load(const char *name, const rigor_plugin_search_t *search, rig
   for (size_t i = 0; i < nd; i++) {
     char path[PATH_MAX + 300];
     snprintf(path, sizeof path, "%s/%s.so", dirs[i], name);
-    if (access(path, F_OK) != 0)
-      continue;
+    if (access(path, F_OK) != 0) continue;
     int rc = check_dir_safe(dirs[i], allow_unsafe, err, errlen);
-    if (rc < 0)
-      return rc;
+    if (rc < 0) return rc;
     rigor_loaded_t *found = NULL;
     rc = find_in_file(path, dirs[i], name, &found, err, errlen);
-    if (rc < 0)
-      return rc;
+    if (rc < 0) return rc;
     if (rc == 0) {
       snprintf(err, errlen, "%s: holds no plugin named '%s'", path, name);
       return RIGOR_EABI;
@@ -246,12 +231,10 @@ int rigor_plugin_load(const char *name, const rigor_plugin_search_t *search, rig
   /* Then files holding several workloads. */
   for (size_t i = 0; i < nd; i++) {
     DIR *d = opendir(dirs[i]);
-    if (!d)
-      continue;
+    if (!d) continue;
     struct dirent *e;
     while ((e = readdir(d))) {
-      if (!is_plugin_file(e->d_name))
-        continue;
+      if (!is_plugin_file(e->d_name)) continue;
       int rc = check_dir_safe(dirs[i], allow_unsafe, err, errlen);
       if (rc < 0) {
         closedir(d);
@@ -278,16 +261,13 @@ int rigor_plugin_load(const char *name, const rigor_plugin_search_t *search, rig
   size_t used = (size_t)snprintf(err, errlen, "no plugin named '%s' in", name);
   for (size_t i = 0; i < nd && used < errlen; i++)
     used += (size_t)snprintf(err + used, errlen - used, "%s %s", i ? "," : "", dirs[i]);
-  if (nd == 0 && used < errlen)
-    snprintf(err + used, errlen - used, " any plugin folder");
+  if (nd == 0 && used < errlen) snprintf(err + used, errlen - used, " any plugin folder");
   return RIGOR_ENOENT;
 }
 
 void rigor_plugin_unload(rigor_loaded_t *p) {
-  if (!p)
-    return;
-  if (p->handle)
-    dlclose(p->handle);
+  if (!p) return;
+  if (p->handle) dlclose(p->handle);
   free(p->path);
   free(p->dir);
   free(p);
@@ -301,30 +281,25 @@ int rigor_plugin_list(const rigor_plugin_search_t *search, rigor_loaded_t ***out
   size_t count = 0, cap = 0;
   for (size_t i = 0; i < nd; i++) {
     DIR *d = opendir(dirs[i]);
-    if (!d)
-      continue;
+    if (!d) continue;
     struct dirent *e;
     while ((e = readdir(d))) {
-      if (!is_plugin_file(e->d_name))
-        continue;
+      if (!is_plugin_file(e->d_name)) continue;
       char path[PATH_MAX + 300], err[512];
       snprintf(path, sizeof path, "%s/%s", dirs[i], e->d_name);
       void *handle;
       rigor_plugin_get_fn get;
       if (open_file(path, &handle, &get, err, sizeof err) < 0) {
-        if (warn)
-          warn(warn_arg, err);
+        if (warn) warn(warn_arg, err);
         continue;
       }
       bool kept = false;
       for (uint32_t k = 0; k < 1024; k++) {
         const rigor_plugin_t *raw = get(k);
-        if (!raw)
-          break;
+        if (!raw) break;
         rigor_plugin_t desc;
         if (rigor_plugin_check(raw, path, &desc, err, sizeof err) < 0) {
-          if (warn)
-            warn(warn_arg, err);
+          if (warn) warn(warn_arg, err);
           continue;
         }
         bool dup = false;
@@ -338,8 +313,7 @@ int rigor_plugin_list(const rigor_plugin_search_t *search, rigor_loaded_t ***out
               warn(warn_arg, msg);
             }
           }
-        if (dup)
-          continue;
+        if (dup) continue;
         if (count == cap) {
           cap = cap ? cap * 2 : 16;
           list = realloc(list, cap * sizeof *list);
@@ -349,8 +323,7 @@ int rigor_plugin_list(const rigor_plugin_search_t *search, rigor_loaded_t ***out
         list[count++] = loaded_new(ref, &desc, path, dirs[i]);
         kept = true;
       }
-      if (!kept)
-        dlclose(handle);
+      if (!kept) dlclose(handle);
     }
     closedir(d);
   }

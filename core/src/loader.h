@@ -20,9 +20,9 @@ typedef struct rigor_plugin_search {
 } rigor_plugin_search_t;
 
 /* Search order: --plugin-path, RIGOR_PLUGIN_PATH (colon-separated), the folder relative to the
- * rigor executable (../lib/rigor/plugins: the install prefix's, or the build tree's). The name must not
- * contain '/' or "..". Refuses wrong abi_major, too-small size, missing required callbacks and a
- * name found in two files, with a message naming the file and what is wrong. */
+ * rigor executable (../lib/rigor/plugins: the install prefix's, or the build tree's). The name must
+ * not contain '/' or "..". Refuses wrong abi_major, too-small size, missing required callbacks and
+ * a name found in two files, with a message naming the file and what is wrong. */
 int rigor_plugin_load(const char *name, const rigor_plugin_search_t *search, rigor_loaded_t **out,
                       char *err, size_t errlen);
 void rigor_plugin_unload(rigor_loaded_t *p);
@@ -33,7 +33,7 @@ typedef void (*rigor_plugin_warn_fn)(void *arg, const char *message);
 int rigor_plugin_list(const rigor_plugin_search_t *search, rigor_loaded_t ***out, size_t *n,
                       rigor_plugin_warn_fn warn, void *warn_arg);
 /* Validates a descriptor copied from a file: abi, size, required callbacks, schema sanity. */
-int rigor_plugin_check(const rigor_plugin_t *raw, const char *file, rigor_plugin_t *out,
-                       char *err, size_t errlen);
+int rigor_plugin_check(const rigor_plugin_t *raw, const char *file, rigor_plugin_t *out, char *err,
+                       size_t errlen);
 
 #endif

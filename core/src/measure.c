@@ -47,17 +47,14 @@ static int plugin_failed(rigor_measure_t *m, const char *what, int rc) {
 static int warmup(rigor_measure_t *m) {
   const rigor_plugin_t *p = m->plugin;
   for (uint32_t pt = 0; pt < m->n_points; pt++) {
-    if (m->timing->warmup == 0)
-      continue;
+    if (m->timing->warmup == 0) continue;
     for (uint32_t w = 0; w < m->timing->warmup; w++) {
       int rc = p->run(m->ctx, m->state, m->points[pt], 1);
-      if (rc < 0)
-        return plugin_failed(m, "run (warmup)", rc);
+      if (rc < 0) return plugin_failed(m, "run (warmup)", rc);
     }
     if (p->complete) {
       int rc = p->complete(m->ctx, m->state, m->points[pt]);
-      if (rc < 0)
-        return plugin_failed(m, "complete (warmup)", rc);
+      if (rc < 0) return plugin_failed(m, "complete (warmup)", rc);
     }
   }
   return 0;
@@ -91,16 +88,14 @@ static int measure_window(rigor_measure_t *m, uint32_t pt, window_t *w) {
     void *state = m->state;
     const uint64_t iters = t->iters, agg = t->agg;
     for (uint64_t i = 0; i < iters; i++)
-      if ((rc = run(ctx, state, point, agg)) < 0)
-        return plugin_failed(m, "run", rc);
+      if ((rc = run(ctx, state, point, agg)) < 0) return plugin_failed(m, "run", rc);
   }
   for (uint64_t i = 0; i < t->iters && (t->blocking != RIGOR_BLOCKING_BATCH || t->per_iteration);
        i++) {
     uint64_t ti = excluded || host_iters ? rigor_now_ns() : 0;
     if (use_marks && (rc = p->mark(ctx, m->state, (uint32_t)i, RIGOR_MARK_BEGIN)) < 0)
       return plugin_failed(m, "mark", rc);
-    if ((rc = p->run(ctx, m->state, point, t->agg)) < 0)
-      return plugin_failed(m, "run", rc);
+    if ((rc = p->run(ctx, m->state, point, t->agg)) < 0) return plugin_failed(m, "run", rc);
     if (wait_each && p->complete && (rc = p->complete(ctx, m->state, point)) < 0)
       return plugin_failed(m, "complete", rc);
     if (excluded) {
@@ -108,15 +103,12 @@ static int measure_window(rigor_measure_t *m, uint32_t pt, window_t *w) {
         return plugin_failed(m, "mark", rc);
       uint64_t te = rigor_now_ns();
       coll_ns += te - ti;
-      if (host_iters)
-        w->iter_s[i] = (double)(te - ti);
-      if ((rc = ctx->host.barrier(ctx)) < 0)
-        return plugin_failed(m, "barrier", rc);
+      if (host_iters) w->iter_s[i] = (double)(te - ti);
+      if ((rc = ctx->host.barrier(ctx)) < 0) return plugin_failed(m, "barrier", rc);
     } else {
       if (t->blocking == RIGOR_BLOCKING_EACH_BARRIER && (rc = ctx->host.barrier(ctx)) < 0)
         return plugin_failed(m, "barrier", rc);
-      if (host_iters)
-        w->iter_s[i] = (double)(rigor_now_ns() - ti);
+      if (host_iters) w->iter_s[i] = (double)(rigor_now_ns() - ti);
     }
   }
   if (use_marks && !excluded &&
@@ -156,11 +148,11 @@ static json_t *rates_json(const rigor_work_t *work, double time_s) {
   double bus = work->bus_factor > 0 ? work->bus_factor : 1.0;
   json_object_set_new(r, "bytes_per_s",
                       ok && work->bytes ? json_real((double)work->bytes / time_s) : json_null());
-  json_object_set_new(r, "flops_per_s", ok && work->flops > 0 ? json_real(work->flops / time_s)
-                                                              : json_null());
-  json_object_set_new(r, "busbw_bytes_per_s", ok && work->bytes
-                                                   ? json_real((double)work->bytes / time_s * bus)
-                                                   : json_null());
+  json_object_set_new(r, "flops_per_s",
+                      ok && work->flops > 0 ? json_real(work->flops / time_s) : json_null());
+  json_object_set_new(r, "busbw_bytes_per_s",
+                      ok && work->bytes ? json_real((double)work->bytes / time_s * bus)
+                                        : json_null());
   return r;
 }
 
@@ -185,8 +177,7 @@ static int validate_point(rigor_measure_t *m, uint32_t pt, rigor_check_t *out) {
     rigor_check_t one;
     memset(&one, 0, sizeof one);
     int rc = p->validate(m->ctx, m->state, m->points[pt], &one);
-    if (rc < 0 && rc != RIGOR_EVALIDATE)
-      return plugin_failed(m, "validate", rc);
+    if (rc < 0 && rc != RIGOR_EVALIDATE) return plugin_failed(m, "validate", rc);
     if (rc == RIGOR_EVALIDATE && one.wrong == 0)
       one.wrong = 1; /* a failed check always counts as wrong */
     failed = failed || rc == RIGOR_EVALIDATE;
@@ -206,14 +197,12 @@ static int validate_point(rigor_measure_t *m, uint32_t pt, rigor_check_t *out) {
 static json_t *metrics_json(rigor_measure_t *m, uint32_t pt) {
   const rigor_plugin_t *p = m->plugin;
   json_t *o = json_object();
-  if (!p->metrics_read || p->n_metrics == 0)
-    return o;
+  if (!p->metrics_read || p->n_metrics == 0) return o;
   double values[256];
   uint32_t n = p->n_metrics < 256 ? p->n_metrics : 256;
   for (uint32_t i = 0; i < n; i++)
     values[i] = NAN;
-  if (p->metrics_read(m->ctx, m->state, m->points[pt], values) < 0)
-    return o;
+  if (p->metrics_read(m->ctx, m->state, m->points[pt], values) < 0) return o;
   for (uint32_t i = 0; i < n; i++)
     json_object_set_new(o, p->metrics[i].name, json_real_or_null(values[i]));
   return o;
@@ -229,8 +218,7 @@ static json_t *ranks_json(rigor_measure_t *m, double local, double *agg_out) {
   ctx->host.broadcast(ctx, &rank0, sizeof rank0, 0);
   double avg = sum / n;
   *agg_out = rigor_aggregate_pick(m->timing->aggregate, rank0, avg, mn, mx);
-  if (n == 1)
-    return NULL;
+  if (n == 1) return NULL;
   json_t *o = json_object();
   json_object_set_new(o, "n", json_integer(n));
   json_object_set_new(o, "rank0", json_real_or_null(rank0));
@@ -264,10 +252,8 @@ static json_t *iterations_json(rigor_measure_t *m, const window_t *w) {
 }
 
 const char *rigor_window_status(double elapsed_s, double resolution_s, double time_s) {
-  if (isnan(time_s) || time_s < 0)
-    return "invalid";
-  if (!(elapsed_s > 0) || elapsed_s < 20.0 * resolution_s || !isfinite(time_s))
-    return "too_short";
+  if (isnan(time_s) || time_s < 0) return "invalid";
+  if (!(elapsed_s > 0) || elapsed_s < 20.0 * resolution_s || !isfinite(time_s)) return "too_short";
   return "ok";
 }
 
@@ -276,15 +262,12 @@ static int measure_point(rigor_measure_t *m, uint32_t cycle, uint32_t pt, double
   rigor_ctx_t *ctx = m->ctx;
   memset(m->work, 0, sizeof *m->work);
   int rc = p->prime(ctx, m->state, m->points[pt]);
-  if (rc < 0)
-    return plugin_failed(m, "prime", rc);
-  if ((rc = ctx->host.barrier(ctx)) < 0)
-    return plugin_failed(m, "barrier", rc);
+  if (rc < 0) return plugin_failed(m, "prime", rc);
+  if ((rc = ctx->host.barrier(ctx)) < 0) return plugin_failed(m, "barrier", rc);
 
   window_t w = {0};
   w.iter_s = m->timing->per_iteration ? iter_buf : NULL;
-  if ((rc = measure_window(m, pt, &w)) < 0)
-    return rc;
+  if ((rc = measure_window(m, pt, &w)) < 0) return rc;
   rigor_work_t work = *m->work; /* what ran, read after the window */
 
   double local = m->timing->report == RIGOR_WINDOW_CPUTIME ? w.cputime_s : w.wall_s;
@@ -309,7 +292,8 @@ static int measure_point(rigor_measure_t *m, uint32_t cycle, uint32_t pt, double
   }
   json_t *metrics = metrics_json(m, pt);
 
-  const char *status = failed ? "wrong" : rigor_window_status(w.elapsed_s, m->clock.resolution_s, time_s);
+  const char *status =
+      failed ? "wrong" : rigor_window_status(w.elapsed_s, m->clock.resolution_s, time_s);
   json_t *s = json_object();
   json_object_set_new(s, "type", json_string("sample"));
   json_object_set_new(s, "cycle", json_integer(cycle));
@@ -332,8 +316,7 @@ static int measure_point(rigor_measure_t *m, uint32_t cycle, uint32_t pt, double
   json_object_set_new(s, "iterations", iters ? iters : json_null());
   json_object_set_new(s, "ranks", ranks ? ranks : json_null());
   m->samples++;
-  if (failed)
-    m->wrong_samples++;
+  if (failed) m->wrong_samples++;
   if (ctx->comm->rank == 0)
     m->emit(m->emit_arg, s);
   else
@@ -343,14 +326,12 @@ static int measure_point(rigor_measure_t *m, uint32_t cycle, uint32_t pt, double
 
 int rigor_measure_run(rigor_measure_t *m) {
   int rc = warmup(m);
-  if (rc < 0)
-    return rc;
+  if (rc < 0) return rc;
   double *iter_buf = NULL;
   if (m->timing->per_iteration) {
     /* Allocated outside the window. */
     iter_buf = calloc(m->timing->iters ? m->timing->iters : 1, sizeof(double));
-    if (!iter_buf)
-      return RIGOR_ENOMEM;
+    if (!iter_buf) return RIGOR_ENOMEM;
   }
   for (uint32_t c = 0; c < m->timing->cycles && rc == 0; c++)
     for (uint32_t pt = 0; pt < m->n_points && rc == 0; pt++) {

@@ -25,9 +25,9 @@ typedef struct rigor_order {
 typedef struct rigor_schedule {
   uint32_t n_blocks;
   uint32_t n_variants;
-  uint32_t *cells;     /* cells[block * n_variants + position] = variant index */
+  uint32_t *cells;      /* cells[block * n_variants + position] = variant index */
   uint32_t square_rows; /* rows of one complete square (latin: n; williams: n or 2n); 0 if n/a */
-  bool incomplete;     /* n_blocks is not a multiple of square_rows */
+  bool incomplete;      /* n_blocks is not a multiple of square_rows */
 } rigor_schedule_t;
 
 /* Builds the schedule; returns 0 or RIGOR_EINVAL / RIGOR_ENOMEM. */

@@ -14,8 +14,7 @@
 /* mkdir -p for the folder holding `path`. */
 static int make_parent(const char *path) {
   char *copy = strdup(path);
-  if (!copy)
-    return -1;
+  if (!copy) return -1;
   char *dir = dirname(copy);
   for (char *p = dir + 1; *p; p++)
     if (*p == '/') {
@@ -69,8 +68,7 @@ int rigor_results_append(rigor_results_writer_t *w, const json_t *record, char *
   int rc = 0;
   while (left > 0) {
     ssize_t n = write(w->fd, p, left);
-    if (n < 0 && errno == EINTR)
-      continue;
+    if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
       int e = n < 0 ? errno : ENOSPC;
       snprintf(err, errlen, "%s: write failed: %s; the file is kept as it was before this record",
@@ -87,8 +85,7 @@ int rigor_results_append(rigor_results_writer_t *w, const json_t *record, char *
     left -= (size_t)n;
   }
   free(text);
-  if (rc == 0)
-    w->good_size += (off_t)(len + 1);
+  if (rc == 0) w->good_size += (off_t)(len + 1);
   return rc;
 }
 
@@ -101,8 +98,7 @@ int rigor_results_sync(rigor_results_writer_t *w, char *err, size_t errlen) {
 }
 
 void rigor_results_close(rigor_results_writer_t *w) {
-  if (w->fd >= 0)
-    close(w->fd);
+  if (w->fd >= 0) close(w->fd);
   w->fd = -1;
   free(w->path);
   w->path = NULL;

@@ -29,8 +29,7 @@ static volatile pid_t g_child_pgid;
 static void on_signal(int sig) {
   g_stop = sig;
   pid_t pg = g_child_pgid;
-  if (pg > 0)
-    kill(-pg, SIGTERM);
+  if (pg > 0) kill(-pg, SIGTERM);
   rigor_noise_kill_all();
 }
 
@@ -65,10 +64,8 @@ typedef struct runner {
 } runner_t;
 
 static void write_record(runner_t *r, rigor_results_writer_t *w, const json_t *rec) {
-  if (r->io_error || w->fd < 0)
-    return;
-  if (rigor_results_append(w, rec, r->err, sizeof r->err) < 0)
-    r->io_error = RIGOR_EIO;
+  if (r->io_error || w->fd < 0) return;
+  if (rigor_results_append(w, rec, r->err, sizeof r->err) < 0) r->io_error = RIGOR_EIO;
 }
 
 /* Handles one JSON line from the run's process. */
@@ -124,16 +121,13 @@ static void pump(runner_t *r, int fd, pid_t pid, double timeout_s, run_outcome_t
     int pr = poll(&pfd, 1, 100);
     if (pr > 0) {
       ssize_t n = read(fd, buf + len, cap - len - 1);
-      if (n < 0 && (errno == EINTR || errno == EAGAIN))
-        continue;
-      if (n <= 0)
-        break;
+      if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+      if (n <= 0) break;
       len += (size_t)n;
       handle_lines(r, buf, &len, o);
       continue;
     }
-    if (pr < 0 && errno != EINTR)
-      break;
+    if (pr < 0 && errno != EINTR) break;
     if (waitpid(pid, wstatus, WNOHANG) == pid) {
       exited = true;
       fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
@@ -162,8 +156,7 @@ static void pump(runner_t *r, int fd, pid_t pid, double timeout_s, run_outcome_t
       else
         usleep(50000);
     }
-    if (!exited)
-      kill(-pid, SIGKILL);
+    if (!exited) kill(-pid, SIGKILL);
   }
   if (!exited)
     while (waitpid(pid, wstatus, 0) < 0 && errno == EINTR)
@@ -181,8 +174,7 @@ static void classify(const runner_t *r, double timeout_s, int wstatus, bool time
   const char *end_reason = o->end ? json_string_value(json_object_get(o->end, "reason")) : NULL;
   char plugin_msg[1200];
   snprintf(plugin_msg, sizeof plugin_msg, "%.1100s", end_reason ? end_reason : o->reason);
-  if (WIFEXITED(wstatus))
-    o->exit_code = WEXITSTATUS(wstatus);
+  if (WIFEXITED(wstatus)) o->exit_code = WEXITSTATUS(wstatus);
   if (timed_out) {
     o->status = "timeout";
     snprintf(o->reason, sizeof o->reason, "exceeded timing.timeout of %g s%s%s", timeout_s,
@@ -200,8 +192,9 @@ static void classify(const runner_t *r, double timeout_s, int wstatus, bool time
     snprintf(o->reason, sizeof o->reason, "%s", plugin_msg);
   } else {
     o->status = "failed";
-    snprintf(o->reason, sizeof o->reason, "the run's process exited with code %d before reporting%s%s",
-             o->exit_code, plugin_msg[0] ? "; last error: " : "", plugin_msg);
+    snprintf(o->reason, sizeof o->reason,
+             "the run's process exited with code %d before reporting%s%s", o->exit_code,
+             plugin_msg[0] ? "; last error: " : "", plugin_msg);
   }
 }
 
@@ -215,8 +208,7 @@ static void restore_signals(void) {
 /* Fork without exec: the parent's loaded plugin and resolved settings are inherited. */
 static pid_t start_forked(runner_t *r, const rigor_child_args_t *args, int *read_fd) {
   int fds[2];
-  if (pipe2(fds, O_CLOEXEC) != 0)
-    return -1;
+  if (pipe2(fds, O_CLOEXEC) != 0) return -1;
   fflush(NULL);
   pid_t pid = fork();
   if (pid < 0) {
@@ -273,11 +265,12 @@ static void append_outcome(runner_t *r, const rigor_child_args_t *a, const run_o
   json_object_set_new(rec, "variant", json_integer(a->variant));
   json_object_set_new(rec, "label", json_string(v->label));
   json_object_set_new(rec, "status", json_string(o->status));
-  json_object_set_new(rec, "reason", o->reason[0] && strcmp(o->status, "ok") != 0
-                                         ? json_string(o->reason)
-                                         : json_null());
+  json_object_set_new(rec, "reason",
+                      o->reason[0] && strcmp(o->status, "ok") != 0 ? json_string(o->reason)
+                                                                   : json_null());
   json_object_set_new(rec, "signal", o->signal ? json_integer(o->signal) : json_null());
-  json_object_set_new(rec, "exit_code", o->exit_code >= 0 ? json_integer(o->exit_code) : json_null());
+  json_object_set_new(rec, "exit_code",
+                      o->exit_code >= 0 ? json_integer(o->exit_code) : json_null());
   json_object_set_new(rec, "start", json_string(start));
   json_object_set_new(rec, "end", json_string(end));
   json_object_set_new(rec, "elapsed_s", json_real(elapsed));
@@ -360,8 +353,7 @@ static int run_one(runner_t *r, uint32_t k, uint32_t attempt) {
   bool randomize = json_is_true(json_object_get(env, "randomize_env"));
   char pad[RIGOR_ENV_PAD_MAX + 1];
   size_t pad_len = 0;
-  if (randomize)
-    rigor_env_pad(e->order.seed, k, pad, sizeof pad, &pad_len);
+  if (randomize) rigor_env_pad(e->order.seed, k, pad, sizeof pad, &pad_len);
   long env_pad = randomize ? (long)pad_len : -1;
   int fd = -1;
   pid_t pid;
@@ -370,8 +362,7 @@ static int run_one(runner_t *r, uint32_t k, uint32_t attempt) {
     json_t *spec = run_spec(r, &a);
     pid = rigor_spawn_exec(r->opts->self_exe, spec, json_is_array(launcher) ? launcher : NULL,
                            json_object_get(settings, "ranks"), randomize ? pad : NULL, &sp, &fd,
-                           r->err,
-                           sizeof r->err);
+                           r->err, sizeof r->err);
     json_decref(spec);
   } else {
     pid = start_forked(r, &a, &fd);
@@ -419,7 +410,8 @@ static int run_one(runner_t *r, uint32_t k, uint32_t attempt) {
 }
 
 static json_t *schema_json(const rigor_plugin_t *p) {
-  static const char *const types[] = {"?", "bool", "int", "uint", "double", "size", "string", "enum"};
+  static const char *const types[] = {"?",      "bool", "int",    "uint",
+                                      "double", "size", "string", "enum"};
   json_t *params = json_array();
   for (uint32_t i = 0; i < p->n_params; i++) {
     const rigor_param_t *q = &p->params[i];
@@ -434,9 +426,9 @@ static json_t *schema_json(const rigor_plugin_t *p) {
     json_t *o = json_object();
     json_object_set_new(o, "name", json_string(p->metrics[i].name));
     json_object_set_new(o, "unit", json_string(p->metrics[i].unit ? p->metrics[i].unit : ""));
-    json_object_set_new(o, "better", json_string(p->metrics[i].better == RIGOR_HIGHER_IS_BETTER
-                                                     ? "higher"
-                                                     : "lower"));
+    json_object_set_new(
+        o, "better",
+        json_string(p->metrics[i].better == RIGOR_HIGHER_IS_BETTER ? "higher" : "lower"));
     json_array_append_new(metrics, o);
   }
   json_t *o = json_object();
@@ -513,8 +505,7 @@ static json_t *experiment_record(const runner_t *r) {
 /* Appends the dotted paths (at most a few) where two canonical configs differ. */
 static void config_differences_at(const json_t *a, const json_t *b, const char *prefix, char *out,
                                   size_t cap, size_t *used, int *count) {
-  if (json_equal(a, b) || *count >= 6)
-    return;
+  if (json_equal(a, b) || *count >= 6) return;
   if (json_is_object(a) && json_is_object(b)) {
     const char *key;
     json_t *v;
@@ -537,7 +528,8 @@ static void config_differences_at(const json_t *a, const json_t *b, const char *
   (*count)++;
 }
 
-static void config_differences(const json_t *old_cfg, const json_t *new_cfg, char *out, size_t cap) {
+static void config_differences(const json_t *old_cfg, const json_t *new_cfg, char *out,
+                               size_t cap) {
   size_t used = 0;
   int count = 0;
   out[0] = '\0';
@@ -565,8 +557,7 @@ static int resume_scan(runner_t *r, const char *path, resume_state_t *rs) {
   json_array_foreach(records, i, rec) {
     const char *type = json_string_value(json_object_get(rec, "type"));
     const char *name = json_string_value(json_object_get(rec, "experiment"));
-    if (!type || !name || strcmp(name, e->name) != 0)
-      continue;
+    if (!type || !name || strcmp(name, e->name) != 0) continue;
     if (strcmp(type, "experiment") == 0) {
       const char *hash = json_string_value(json_object_get(rec, "hash"));
       if (!hash || strcmp(hash, e->hash) != 0) {
@@ -584,10 +575,8 @@ static int resume_scan(runner_t *r, const char *path, resume_state_t *rs) {
       json_int_t k = json_integer_value(json_object_get(rec, "run"));
       json_int_t att = json_integer_value(json_object_get(rec, "attempt"));
       const char *st = json_string_value(json_object_get(rec, "status"));
-      if (k < 0 || (size_t)k >= runs)
-        continue;
-      if ((uint32_t)att > rs->attempt[k])
-        rs->attempt[k] = (uint32_t)att;
+      if (k < 0 || (size_t)k >= runs) continue;
+      if ((uint32_t)att > rs->attempt[k]) rs->attempt[k] = (uint32_t)att;
       if (st && (!strcmp(st, "ok") || !strcmp(st, "skipped") || !strcmp(st, "invalid")))
         rs->done[k] = 1;
     } else if (strcmp(type, "sample") == 0) {
@@ -619,19 +608,16 @@ static int resume_scan(runner_t *r, const char *path, resume_state_t *rs) {
       }
       fclose(f);
       f = NULL;
-      if (truncate(path, last_nl + 1) != 0)
-        rc = RIGOR_EIO;
+      if (truncate(path, last_nl + 1) != 0) rc = RIGOR_EIO;
     }
-    if (f)
-      fclose(f);
+    if (f) fclose(f);
   }
   return rc;
 }
 
 static void progress(const runner_t *r, uint32_t k, uint32_t total, uint32_t done_now,
                      uint64_t t_start) {
-  if (!r->opts->progress)
-    return;
+  if (!r->opts->progress) return;
   double elapsed = (double)(rigor_now_ns() - t_start) * 1e-9;
   double eta = done_now ? elapsed / done_now * (total - k) : 0;
   const rigor_variant_t *v = &r->e->variants[r->e->schedule.cells[k]];
@@ -653,8 +639,7 @@ typedef struct claimed {
 
 static bool claimed_has(const claimed_t *c, const char *path) {
   for (size_t i = 0; i < c->n; i++)
-    if (strcmp(c->paths[i], path) == 0)
-      return true;
+    if (strcmp(c->paths[i], path) == 0) return true;
   return false;
 }
 
@@ -708,31 +693,25 @@ static int run_loaded_experiment(runner_t *r, claimed_t *claimed) {
     json_t *rec = experiment_record(r);
     write_record(r, &r->out, rec);
     json_decref(rec);
-    if (!r->io_error)
-      rigor_results_sync(&r->out, r->err, sizeof r->err);
+    if (!r->io_error) rigor_results_sync(&r->out, r->err, sizeof r->err);
   }
   uint32_t total = e->schedule.n_blocks * e->schedule.n_variants;
   uint64_t t_start = rigor_now_ns();
   uint32_t done_now = 0;
   for (uint32_t k = 0; k < total && !g_stop && !r->io_error; k++) {
-    if (rs.done && rs.done[k])
-      continue;
+    if (rs.done && rs.done[k]) continue;
     progress(r, k, total, done_now, t_start);
     run_one(r, k, rs.attempt ? rs.attempt[k] + 1 : 1);
     done_now++;
   }
-  if (r->opts->progress)
-    fprintf(stderr, "\r\033[K");
+  if (r->opts->progress) fprintf(stderr, "\r\033[K");
   free(rs.done);
   free(rs.attempt);
   rigor_results_sync(&r->out, r->err, sizeof r->err);
   rigor_results_close(&r->out);
-  if (r->telemetry_out.fd >= 0)
-    rigor_results_close(&r->telemetry_out);
-  if (r->io_error)
-    return RIGOR_EXIT_RUN_FAILED;
-  if (!r->opts->quiet)
-    fprintf(stderr, "rigor: %s: %u runs -> %s\n", e->name, done_now, e->output);
+  if (r->telemetry_out.fd >= 0) rigor_results_close(&r->telemetry_out);
+  if (r->io_error) return RIGOR_EXIT_RUN_FAILED;
+  if (!r->opts->quiet) fprintf(stderr, "rigor: %s: %u runs -> %s\n", e->name, done_now, e->output);
   return RIGOR_EXIT_OK;
 }
 
@@ -787,13 +766,9 @@ int rigor_runner_execute(const rigor_config_t *cfg, const rigor_run_opts_t *opts
             strsignal(g_stop));
     return 128 + g_stop;
   }
-  if (code != RIGOR_EXIT_OK)
-    return code;
-  if (r.failed)
-    return RIGOR_EXIT_RUN_FAILED;
-  if (r.invalid)
-    return RIGOR_EXIT_CHECK_FAILED;
-  if (r.ran > 0 && r.skipped == r.ran)
-    return RIGOR_EXIT_ALL_SKIPPED;
+  if (code != RIGOR_EXIT_OK) return code;
+  if (r.failed) return RIGOR_EXIT_RUN_FAILED;
+  if (r.invalid) return RIGOR_EXIT_CHECK_FAILED;
+  if (r.ran > 0 && r.skipped == r.ran) return RIGOR_EXIT_ALL_SKIPPED;
   return RIGOR_EXIT_OK;
 }

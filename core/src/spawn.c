@@ -14,12 +14,10 @@
 
 static char *substitute(const char *tmpl, const char *ranks) {
   const char *at = strstr(tmpl, "{ranks}");
-  if (!at)
-    return strdup(tmpl);
+  if (!at) return strdup(tmpl);
   size_t n = strlen(tmpl) - 7 + strlen(ranks) + 1;
   char *out = malloc(n);
-  if (out)
-    snprintf(out, n, "%.*s%s%s", (int)(at - tmpl), tmpl, ranks, at + 7);
+  if (out) snprintf(out, n, "%.*s%s%s", (int)(at - tmpl), tmpl, ranks, at + 7);
   return out;
 }
 
@@ -75,8 +73,7 @@ pid_t rigor_spawn_exec(const char *self, const json_t *spec, const json_t *launc
   argv[ac++] = strdup(spec_path);
   argv[ac++] = strdup(launcher ? "--out" : "--out-fd");
   argv[ac++] = strdup(launcher ? out_path : fdtext);
-  if (launcher)
-    argv[ac++] = strdup("--mpi");
+  if (launcher) argv[ac++] = strdup("--mpi");
   fflush(NULL);
   pid_t pid = fork();
   if (pid == 0) {
@@ -86,8 +83,7 @@ pid_t rigor_spawn_exec(const char *self, const json_t *spec, const json_t *launc
     signal(SIGTERM, SIG_DFL);
     signal(SIGPIPE, SIG_DFL);
     signal(SIGXFSZ, SIG_DFL);
-    if (env_pad)
-      setenv("RIGOR_ENV_PAD", env_pad, 1);
+    if (env_pad) setenv("RIGOR_ENV_PAD", env_pad, 1);
     execvp(argv[0], argv);
     fprintf(stderr, "rigor: cannot execute %s: %s\n", argv[0], strerror(errno));
     _exit(127);
@@ -95,8 +91,7 @@ pid_t rigor_spawn_exec(const char *self, const json_t *spec, const json_t *launc
   for (size_t i = 0; i < ac; i++)
     free(argv[i]);
   free(argv);
-  if (!launcher)
-    close(fds[1]);
+  if (!launcher) close(fds[1]);
   if (pid < 0) {
     snprintf(err, errlen, "cannot start the run's process: %s", strerror(errno));
     close(fds[0]);
@@ -108,10 +103,8 @@ pid_t rigor_spawn_exec(const char *self, const json_t *spec, const json_t *launc
 }
 
 void rigor_spawn_cleanup(rigor_spawn_t *sp) {
-  if (!sp->dir[0])
-    return; /* nothing was set up (a forked run) */
-  if (sp->hold_fd >= 0)
-    close(sp->hold_fd);
+  if (!sp->dir[0]) return; /* nothing was set up (a forked run) */
+  if (sp->hold_fd >= 0) close(sp->hold_fd);
   sp->hold_fd = -1;
   char path[PATH_MAX + 16];
   snprintf(path, sizeof path, "%s/spec.json", sp->dir);

@@ -21,8 +21,7 @@ static int th_error(rigor_ctx_t *ctx, int code, const char *fmt, ...) {
 
 static void th_log(rigor_ctx_t *ctx, rigor_log_level_t level, const char *fmt, ...) {
   (void)ctx;
-  if (level < RIGOR_LOG_WARN)
-    return;
+  if (level < RIGOR_LOG_WARN) return;
   va_list ap;
   va_start(ap, fmt);
   vfprintf(stderr, fmt, ap);
@@ -108,10 +107,8 @@ const rigor_plugin_t *test_plugin_open(const char *so_path, const char *name, vo
   }
   for (uint32_t i = 0;; i++) {
     const rigor_plugin_t *d = get(i);
-    if (!d)
-      break;
-    if (strcmp(d->name, name) == 0)
-      return d;
+    if (!d) break;
+    if (strcmp(d->name, name) == 0) return d;
   }
   fprintf(stderr, "%s: no plugin named %s\n", so_path, name);
   abort();

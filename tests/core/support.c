@@ -14,8 +14,7 @@
 
 char *tmpdir_make(void) {
   char *dir = strdup("/tmp/rigor-test-XXXXXX");
-  if (!mkdtemp(dir))
-    abort();
+  if (!mkdtemp(dir)) abort();
   return dir;
 }
 
@@ -31,16 +30,14 @@ void tmpdir_remove(char *dir) {
 
 void write_file(const char *path, const char *text) {
   FILE *f = fopen(path, "w");
-  if (!f)
-    abort();
+  if (!f) abort();
   fputs(text, f);
   fclose(f);
 }
 
 char *read_file(const char *path) {
   FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
+  if (!f) return NULL;
   fseek(f, 0, SEEK_END);
   long n = ftell(f);
   fseek(f, 0, SEEK_SET);
@@ -59,8 +56,7 @@ char *path_join(const char *dir, const char *name) {
 }
 
 static void exec_rigor(const char *cwd, const char *const *args) {
-  if (cwd && chdir(cwd) != 0)
-    _exit(126);
+  if (cwd && chdir(cwd) != 0) _exit(126);
   size_t n = 0;
   while (args[n])
     n++;
@@ -78,8 +74,7 @@ static char *slurp_fd(int fd) {
   ssize_t n;
   while ((n = read(fd, buf + len, cap - len - 1)) > 0) {
     len += (size_t)n;
-    if (len + 1 >= cap)
-      buf = realloc(buf, cap *= 2);
+    if (len + 1 >= cap) buf = realloc(buf, cap *= 2);
   }
   buf[len] = '\0';
   return buf;
@@ -129,18 +124,15 @@ pid_t rigor_start(const char *cwd, const char *const *args) {
 json_t *results_read(const char *path) {
   json_t *all = json_array();
   FILE *f = fopen(path, "r");
-  if (!f)
-    return all;
+  if (!f) return all;
   char *line = NULL;
   size_t cap = 0;
   ssize_t n;
   while ((n = getline(&line, &cap, f)) > 0) {
-    if (line[n - 1] != '\n')
-      break; /* a cut last line */
+    if (line[n - 1] != '\n') break; /* a cut last line */
     json_error_t e;
     json_t *rec = json_loads(line, 0, &e);
-    if (rec)
-      json_array_append_new(all, rec);
+    if (rec) json_array_append_new(all, rec);
   }
   free(line);
   fclose(f);
@@ -152,12 +144,10 @@ size_t results_count(const json_t *records, const char *type, const char *key, c
   json_t *rec;
   json_array_foreach(records, i, rec) {
     const char *t = json_string_value(json_object_get(rec, "type"));
-    if (!t || strcmp(t, type) != 0)
-      continue;
+    if (!t || strcmp(t, type) != 0) continue;
     if (key) {
       const char *v = json_string_value(json_object_get(rec, key));
-      if (!v || strcmp(v, value) != 0)
-        continue;
+      if (!v || strcmp(v, value) != 0) continue;
     }
     count++;
   }
@@ -182,27 +172,22 @@ int processes_matching(const char *needle) {
   pid_t self = getpid();
   while (d && (e = readdir(d))) {
     int pid = atoi(e->d_name);
-    if (pid <= 0 || pid == self)
-      continue;
+    if (pid <= 0 || pid == self) continue;
     char path[64], buf[4096];
     snprintf(path, sizeof path, "/proc/%d/cmdline", pid);
     FILE *f = fopen(path, "r");
-    if (!f)
-      continue;
+    if (!f) continue;
     size_t n = fread(buf, 1, sizeof buf - 1, f);
     fclose(f);
     for (size_t i = 0; i + 1 < n; i++)
-      if (buf[i] == '\0')
-        buf[i] = ' ';
+      if (buf[i] == '\0') buf[i] = ' ';
     buf[n] = '\0';
     snprintf(path, sizeof path, "/proc/%d/stat", pid);
     char *stat = read_file(path);
     bool zombie = stat && strstr(stat, ") Z ");
     free(stat);
-    if (!zombie && strstr(buf, needle))
-      count++;
+    if (!zombie && strstr(buf, needle)) count++;
   }
-  if (d)
-    closedir(d);
+  if (d) closedir(d);
   return count;
 }

@@ -227,9 +227,16 @@ static void test_failed_check_is_kept_and_marked(void **st) {
   char *labels[] = {"a", "b"};
   json_decref(samples);
   samples = json_array();
-  rigor_measure_t m = {.ctx = &ctx, .plugin = &plugin, .state = &rec, .timing = &t,
-                       .points = pts, .point_objs = objs, .point_labels = labels, .n_points = 2,
-                       .work = &work, .emit = collect};
+  rigor_measure_t m = {.ctx = &ctx,
+                       .plugin = &plugin,
+                       .state = &rec,
+                       .timing = &t,
+                       .points = pts,
+                       .point_objs = objs,
+                       .point_labels = labels,
+                       .n_points = 2,
+                       .work = &work,
+                       .emit = collect};
   rigor_clock_probe(&m.clock);
   assert_int_equal(rigor_measure_run(&m), 0);
   assert_int_equal(m.wrong_samples, 1);

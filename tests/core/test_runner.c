@@ -37,8 +37,8 @@ static char *config(const char *name, const char *yaml) {
 }
 
 static cmd_result_t run(const char *cfg, const char *extra1, const char *extra2) {
-  const char *args[] = {"run", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--no-report",
-                        extra1, extra2, NULL};
+  const char *args[] = {"run",         cfg,    "--plugin-path", RIGOR_TEST_PLUGIN_DIR,
+                        "--no-report", extra1, extra2,          NULL};
   return rigor_exec(dir, args);
 }
 
@@ -68,8 +68,7 @@ static void test_null_run_records(void **st) {
   json_array_foreach(recs, i, rec) {
     const char *type = json_string_value(json_object_get(rec, "type"));
     assert_string_equal(json_string_value(json_object_get(rec, "schema")), "rigor.result/1");
-    if (strcmp(type, "sample") != 0)
-      continue;
+    if (strcmp(type, "sample") != 0) continue;
     assert_int_equal(json_integer_value(json_object_get(rec, "iters")), 10);
     assert_int_equal(json_integer_value(json_object_get(rec, "agg")), 2);
     assert_int_equal(json_integer_value(json_object_get(rec, "bytes")), 1024);
@@ -80,7 +79,8 @@ static void test_null_run_records(void **st) {
       /* 2 µs of spinning per operation is inside the window, normalised per operation. */
       assert_true(t >= 2e-6 && t < 1e-3);
       assert_string_equal(json_string_value(json_object_get(rec, "status")), "ok");
-      double rate = json_number_value(json_object_get(json_object_get(rec, "rates"), "bytes_per_s"));
+      double rate =
+          json_number_value(json_object_get(json_object_get(rec, "rates"), "bytes_per_s"));
       assert_true(rate > 0 && rate <= 1024 / 2e-6);
     }
   }
@@ -123,13 +123,12 @@ static void test_experiments_share_one_output(void **st) {
 
 static void test_faults_recorded_and_others_continue(void **st) {
   (void)st;
-  char *cfg = config("faults.yaml",
-                     "schema: 1\n"
-                     "name: faults\n"
-                     "plugin: fault\n"
-                     "matrix: {mode: [none, crash, abort, exit, init_error]}\n"
-                     "timing: {warmup: 0, cycles: 2, iters: 3, timeout: 20s}\n"
-                     "output: faults.jsonl\n");
+  char *cfg = config("faults.yaml", "schema: 1\n"
+                                    "name: faults\n"
+                                    "plugin: fault\n"
+                                    "matrix: {mode: [none, crash, abort, exit, init_error]}\n"
+                                    "timing: {warmup: 0, cycles: 2, iters: 3, timeout: 20s}\n"
+                                    "output: faults.jsonl\n");
   cmd_result_t r = run(cfg, NULL, NULL);
   assert_int_equal(r.exit_code, 1);
   char *out = path_join(dir, "faults.jsonl");
@@ -138,8 +137,8 @@ static void test_faults_recorded_and_others_continue(void **st) {
   assert_string_equal(run_status(recs, 1), "crashed");
   json_t *crash = results_find_run(recs, 1);
   assert_int_equal(json_integer_value(json_object_get(crash, "signal")), SIGSEGV);
-  assert_non_null(strstr(json_string_value(json_object_get(crash, "reason")),
-                         "about to dereference NULL"));
+  assert_non_null(
+      strstr(json_string_value(json_object_get(crash, "reason")), "about to dereference NULL"));
   assert_string_equal(run_status(recs, 2), "crashed");
   assert_int_equal(json_integer_value(json_object_get(results_find_run(recs, 2), "signal")),
                    SIGABRT);
@@ -235,8 +234,9 @@ static void test_never_overwrites_without_force(void **st) {
   char *target = path_join(dir, "target.txt");
   write_file(target, "do not touch\n");
   assert_int_equal(symlink(target, link), 0);
-  const char *args[] = {"run", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--no-report", "-o",
-                        link, "--force", NULL};
+  const char *args[] = {
+      "run",     cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--no-report", "-o", link,
+      "--force", NULL};
   r = rigor_exec(dir, args);
   assert_int_not_equal(r.exit_code, 0);
   text = read_file(target);
@@ -258,8 +258,7 @@ static void ok_runs(const json_t *recs, int *counts, int n) {
     const char *t = json_string_value(json_object_get(rec, "type"));
     const char *s = json_string_value(json_object_get(rec, "status"));
     json_int_t k = json_integer_value(json_object_get(rec, "run"));
-    if (t && !strcmp(t, "run") && s && !strcmp(s, "ok") && k >= 0 && k < n)
-      counts[k]++;
+    if (t && !strcmp(t, "run") && s && !strcmp(s, "ok") && k >= 0 && k < n) counts[k]++;
   }
 }
 
@@ -278,8 +277,7 @@ static void test_resume_after_sigkill(void **st) {
     json_t *recs = results_read(out);
     size_t runs = results_count(recs, "run", NULL, NULL);
     json_decref(recs);
-    if (runs >= 3)
-      break;
+    if (runs >= 3) break;
     usleep(10000);
   }
   usleep(30000);
@@ -333,8 +331,7 @@ static void test_sigterm_stops_cleanly(void **st) {
     json_t *recs = results_read(out);
     size_t runs = results_count(recs, "run", NULL, NULL);
     json_decref(recs);
-    if (runs >= 1)
-      break;
+    if (runs >= 1) break;
     usleep(10000);
   }
   kill(pid, SIGTERM);
@@ -366,8 +363,7 @@ static void test_per_iteration_and_blocking(void **st) {
   size_t i;
   json_t *rec;
   json_array_foreach(recs, i, rec) {
-    if (strcmp(json_string_value(json_object_get(rec, "type")), "sample"))
-      continue;
+    if (strcmp(json_string_value(json_object_get(rec, "type")), "sample")) continue;
     json_t *it = json_object_get(rec, "iterations");
     assert_int_equal(json_integer_value(json_object_get(it, "n")), 16);
     assert_int_equal(json_array_size(json_object_get(it, "raw")), 16);
@@ -409,8 +405,7 @@ static void test_file_size_limit_keeps_file_valid(void **st) {
   if (pid == 0) {
     struct rlimit lim = {40000, 40000};
     setrlimit(RLIMIT_FSIZE, &lim);
-    if (chdir(dir) != 0)
-      _exit(126);
+    if (chdir(dir) != 0) _exit(126);
     int devnull = open("/dev/null", O_WRONLY);
     dup2(devnull, STDOUT_FILENO);
     execl(RIGOR_EXE, RIGOR_EXE, "run", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--quiet",
@@ -451,8 +446,7 @@ static void test_mpi_launcher_aggregates_ranks(void **st) {
                                  "timing: {cycles: 2, iters: 4, aggregate: max, timeout: 120s}\n"
                                  "output: mpi.jsonl\n");
   cmd_result_t r = run(cfg, NULL, NULL);
-  if (r.exit_code != 0)
-    fprintf(stderr, "%s\n%s\n", r.out, r.err);
+  if (r.exit_code != 0) fprintf(stderr, "%s\n%s\n", r.out, r.err);
   assert_int_equal(r.exit_code, 0);
   char *out = path_join(dir, "mpi.jsonl");
   json_t *recs = results_read(out);
@@ -461,8 +455,7 @@ static void test_mpi_launcher_aggregates_ranks(void **st) {
   size_t i;
   json_t *rec;
   json_array_foreach(recs, i, rec) {
-    if (strcmp(json_string_value(json_object_get(rec, "type")), "sample"))
-      continue;
+    if (strcmp(json_string_value(json_object_get(rec, "type")), "sample")) continue;
     json_t *ranks = json_object_get(rec, "ranks");
     assert_int_equal(json_integer_value(json_object_get(ranks, "n")), 2);
     double mn = json_number_value(json_object_get(ranks, "min"));
