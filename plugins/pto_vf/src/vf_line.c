@@ -389,6 +389,14 @@ static inline vf_pipe_t padded_pipe_lookup(uint64_t w) {
 
 #define ID_OPEN_MASK 0xFFFFFFFFFFFFULL /* the six bytes of " (ID: " */
 
+/* The cycle of a fixed-layout line: eight digits at s + 8, then any more up to q. */
+static inline uint64_t layout_cycle(const char *s, const char *q) {
+  uint64_t cycle = vf_swar_dec8(vf_swar_load(s + 8));
+  for (const char *p = s + 16; p < q; p++)
+    cycle = cycle * 10 + (uint64_t)(*p - '0');
+  return cycle;
+}
+
 /* The layout CAModel writes, checked eight bytes at a time:
  *   "[info] [" digits "] (PC: 0x" 8 hex ") " pipe padded to 8 " : (Binary: 0x" 8 hex ")"
  *   [" (ID: " 1-7 digits ")"] spaces mnemonic [spaces operands]
@@ -398,14 +406,11 @@ static inline vf_pipe_t padded_pipe_lookup(uint64_t w) {
 __attribute__((always_inline)) static inline int parse_fixed_layout(const char *s, const char *end,
                                                                     unsigned need, vf_line_t *out) {
   if (end - s < 67 || vf_swar_load(s) != vf_swar_load("[info] [")) return -1;
-  uint64_t w = vf_swar_load(s + 8);
-  if (vf_swar_digits(w) != VF_SWAR_HIGH) return -1;
-  uint64_t cycle = vf_swar_dec8(w);
+  if (vf_swar_digits(vf_swar_load(s + 8)) != VF_SWAR_HIGH) return -1;
   /* Cycles from 10^8 on print wider; up to nineteen digits always fit. */
   const char *q = s + 16;
   while (is_digit(*q)) {
     if (q - (s + 8) == 19) return -1;
-    cycle = cycle * 10 + (uint64_t)(*q - '0');
     q++;
   }
   if (end - q < 51 || *q != ']' || vf_swar_load(q + 1) != vf_swar_load(" (PC: 0x")) return -1;
@@ -439,12 +444,12 @@ __attribute__((always_inline)) static inline int parse_fixed_layout(const char *
   const char *mn = skip_spaces(r, end);
   if (mn == end || !((unsigned char)((*mn | 0x20) - 'a') < 26 || *mn == '_')) return -1;
 
-  out->cycle = cycle;
   out->pipe = pipe_id;
   out->has_id = id_len > 0;
   out->is_vf = false;
   out->vf_fields = 0;
   if (need & VF_NEED_VALUES) {
+    out->cycle = layout_cycle(s, q);
     out->pc = vf_swar_hex_value(pc_digits);
     out->binary = vf_swar_hex_value(binary_digits);
   }
@@ -462,7 +467,9 @@ __attribute__((always_inline)) static inline int parse_fixed_layout(const char *
   out->is_vf = pipe_id == VF_PIPE_PUSHQ && is_vf_mnemonic(out->mnemonic);
   if (id_len > 0 && (out->is_vf || (need & VF_NEED_VALUES)))
     out->id = vf_swar_dec_prefix(id_digits, id_len);
-  return out->is_vf ? parse_vf_fields(out) : VF_LINE_OK;
+  if (!out->is_vf) return VF_LINE_OK;
+  out->cycle = layout_cycle(s, q);
+  return parse_vf_fields(out);
 }
 #endif
 

@@ -80,16 +80,17 @@ typedef struct vf_line {
 /* Parses one line (without its newline; a trailing '\r' is ignored). Returns a vf_line_status_t;
  * `out` is fully valid only for VF_LINE_OK. */
 vf_line_status_t vf_line_parse(const char *ptr, size_t len, vf_line_t *out);
-/* What vf_line_parse_only computes besides the status, cycle, pipe, has_id and is_vf of every
- * line; VF records get every field whatever is asked. */
+/* What vf_line_parse_only computes besides the status, pipe, has_id and is_vf of every line; VF
+ * records get every field whatever is asked. */
 enum {
-  VF_NEED_VALUES = 1u << 0,   /* pc, binary and id */
+  VF_NEED_VALUES = 1u << 0,   /* cycle, pc, binary and id */
   VF_NEED_MNEMONIC = 1u << 1, /* pipe_text, operands, and the mnemonic's exact end */
 };
 /* vf_line_parse computing only what `need` asks for (the rest of `out` is unspecified): the VF
- * scan needs no PCs or binaries, and of the mnemonic only its prefix, for vf_classify. Without
- * VF_NEED_MNEMONIC, `mnemonic` may run from the mnemonic to the end of the line; vf_classify's
- * rules are prefixes of letters and '_', which no mnemonic ends with, so its answer is the same. */
+ * scan needs the values of VF records only, and of other mnemonics only a prefix, for
+ * vf_classify. Without VF_NEED_MNEMONIC, `mnemonic` may run from the mnemonic to the end of the
+ * line; vf_classify's rules are prefixes of letters and '_', which no mnemonic ends with, so its
+ * answer is the same. */
 vf_line_status_t vf_line_parse_only(const char *ptr, size_t len, unsigned need, vf_line_t *out);
 /* The same parse without the fast path for the fixed layout CAModel writes; vf_line_parse falls
  * back to it and must always agree with it (the tests compare the two). */
