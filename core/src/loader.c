@@ -133,7 +133,9 @@ int rigor_plugin_check(const rigor_plugin_t *raw, const char *file, rigor_plugin
 static int open_file(const char *path, void **handle, rigor_plugin_get_fn *get, char *err,
                      size_t errlen) {
   dlerror();
-  *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  /* NODELETE: a plugin's runtime (an OpenMP pool, a fork-join pool) may keep threads alive after
+   * fini; unmapping their code under them would crash the process at exit. */
+  *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
   if (!*handle) {
     snprintf(err, errlen, "%s: cannot load: %s", path, dlerror());
     return RIGOR_EIO;
@@ -319,7 +321,7 @@ int rigor_plugin_list(const rigor_plugin_search_t *search, rigor_loaded_t ***out
           list = realloc(list, cap * sizeof *list);
         }
         /* Each entry holds its own reference to the handle. */
-        void *ref = kept ? dlopen(path, RTLD_NOW | RTLD_LOCAL) : handle;
+        void *ref = kept ? dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) : handle;
         list[count++] = loaded_new(ref, &desc, path, dirs[i]);
         kept = true;
       }

@@ -95,7 +95,7 @@ void test_host_init(test_host_t *th) {
 }
 
 const rigor_plugin_t *test_plugin_open(const char *so_path, const char *name, void **handle) {
-  *handle = dlopen(so_path, RTLD_NOW | RTLD_LOCAL);
+  *handle = dlopen(so_path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
   if (!*handle) {
     fprintf(stderr, "dlopen %s: %s\n", so_path, dlerror());
     abort();
