@@ -213,17 +213,23 @@ static int push_row(rigor_comparison_t *c, const rigor_cmp_row_t *r) {
 
 static void measure(rigor_cmp_row_t *r, const rigor_compare_opts_t *o) {
   const rigor_row_t *b = r->base, *c = r->cand;
-  r->ratio = r->p95_ratio = r->ci_lo = r->ci_hi = r->p = r->p_holm = r->hl_shift = NAN;
+  r->ratio = r->p95_ratio = r->ci_lo = r->ci_hi = r->p = r->p_runs = r->p_holm = r->hl_shift = NAN;
   if (!b || !c || !b->n || !c->n) return;
   r->ratio = c->time.median / b->time.median;
   r->p95_ratio = c->time.p95 / b->time.p95;
-  rigor_stats_bootstrap_median_ratio(b->times, b->n, c->times, c->n, o->resamples, 0.95, o->seed,
-                                     &r->ci_lo, &r->ci_hi);
+  double run_ratio;
+  r->one_run =
+      rigor_stats_run_ratio(b->times, b->run_of, b->n, c->times, c->run_of, c->n, 0.95, &run_ratio,
+                            &r->ci_lo, &r->ci_hi, &r->p_runs, &r->runs_base, &r->runs_cand) != 0;
+  if (r->one_run)
+    rigor_stats_bootstrap_median_ratio(b->times, b->n, c->times, c->n, o->resamples, 0.95, o->seed,
+                                       &r->ci_lo, &r->ci_hi);
   rigor_mw_t mw;
   if (rigor_mann_whitney(b->times, b->n, c->times, c->n, &mw) == 0) {
     r->p = mw.p;
     r->exact = mw.exact;
   }
+  if (r->one_run) r->p_runs = r->p;
   r->hl_shift = rigor_hodges_lehmann(b->times, b->n, c->times, c->n);
 }
 
@@ -296,16 +302,21 @@ static void decide(rigor_comparison_t *c, const rigor_compare_opts_t *o) {
     return;
   }
   for (size_t i = 0; i < c->n_rows; i++)
-    p[i] = c->rows[i].verdict == RIGOR_CMP_SAME ? c->rows[i].p : NAN;
+    p[i] = c->rows[i].verdict == RIGOR_CMP_SAME ? c->rows[i].p_runs : NAN;
   rigor_holm(p, c->n_rows, adj);
   for (size_t i = 0; i < c->n_rows; i++) {
     rigor_cmp_row_t *r = &c->rows[i];
     r->p_holm = adj[i];
     if (r->verdict != RIGOR_CMP_SAME) continue;
+    if (r->one_run)
+      appendf(r->reason, sizeof r->reason,
+              "a single run on a side: run-to-run variation is not measured");
     double change = r->ratio - 1;
     bool beyond = fabs(change) >= o->threshold;
     bool significant = r->p_holm < o->alpha;
-    bool ci_excludes = change > 0 ? r->ci_lo > 1 : r->ci_hi < 1;
+    /* A change counts only when the whole interval lies beyond the threshold: the data must show
+     * that it is larger than the smallest change that matters, not merely that it is not zero. */
+    bool ci_excludes = change > 0 ? r->ci_lo > 1 + o->threshold : r->ci_hi < 1 - o->threshold;
     if (beyond && significant && ci_excludes) {
       r->verdict = change > 0 ? RIGOR_CMP_SLOWER : RIGOR_CMP_FASTER;
       if ((r->p95_ratio - 1) * change < 0)
@@ -316,8 +327,8 @@ static void decide(rigor_comparison_t *c, const rigor_compare_opts_t *o) {
       appendf(r->reason, sizeof r->reason, "change within the %.2f%% threshold",
               o->threshold * 100);
     } else {
-      appendf(r->reason, sizeof r->reason, "not significant (Holm p %.3g%s)", r->p_holm,
-              ci_excludes ? "" : ", CI includes 1");
+      appendf(r->reason, sizeof r->reason, "not shown beyond the threshold (Holm p %.3g%s)",
+              r->p_holm, ci_excludes ? "" : ", 95% CI reaches inside the threshold");
     }
   }
   free(p), free(adj);
@@ -382,17 +393,18 @@ json_t *rigor_comparison_json(const rigor_comparison_t *c, const rigor_compare_o
     const rigor_cmp_row_t *r = &c->rows[i];
     json_array_append_new(
         rows,
-        json_pack("{s:s, s:s?, s:s?, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, "
-                  "s:o, s:o, s:o}",
+        json_pack("{s:s, s:s?, s:s?, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, "
+                  "s:o, s:o, s:o, s:o, s:I, s:I}",
                   "experiment", r->experiment, "variant", r->variant_label, "point", r->point_label,
                   "verdict", rigor_cmp_verdict_name(r->verdict), "reason", r->reason,
                   "median_ratio", real(r->ratio), "p95_ratio", real(r->p95_ratio), "ci_low",
-                  real(r->ci_lo), "ci_high", real(r->ci_hi), "p", real(r->p), "p_holm",
-                  real(r->p_holm), "exact", r->exact, "hl_shift_s", real(r->hl_shift),
-                  "base_median_s", real(r->base ? r->base->time.median : NAN), "cand_median_s",
-                  real(r->cand ? r->cand->time.median : NAN), "base_cv",
+                  real(r->ci_lo), "ci_high", real(r->ci_hi), "p", real(r->p), "p_runs",
+                  real(r->p_runs), "p_holm", real(r->p_holm), "exact", r->exact, "hl_shift_s",
+                  real(r->hl_shift), "base_median_s", real(r->base ? r->base->time.median : NAN),
+                  "cand_median_s", real(r->cand ? r->cand->time.median : NAN), "base_cv",
                   real(r->base ? r->base->time.cv : NAN), "cand_cv",
-                  real(r->cand ? r->cand->time.cv : NAN)));
+                  real(r->cand ? r->cand->time.cv : NAN), "runs_base", (json_int_t)r->runs_base,
+                  "runs_cand", (json_int_t)r->runs_cand));
   }
   return json_pack("{s:s, s:o, s:o, s:b, s:O, s:O, s:o}", "schema", "rigor.compare/1", "threshold",
                    json_real(o->threshold), "alpha", json_real(o->alpha), "regression",
@@ -401,9 +413,9 @@ json_t *rigor_comparison_json(const rigor_comparison_t *c, const rigor_compare_o
 }
 
 void rigor_comparison_print(const rigor_comparison_t *c, const rigor_compare_opts_t *o, FILE *out) {
-  static const char *const h[] = {"experiment",  "variant",  "point",     "base median",
-                                  "cand median", "ratio",    "P95 ratio", "95% CI",
-                                  "p (Holm)",    "HL shift", "verdict",   "why"};
+  static const char *const h[] = {"experiment",         "variant",  "point",     "base median",
+                                  "cand median",        "ratio",    "P95 ratio", "95% CI",
+                                  "p MW | runs (Holm)", "HL shift", "verdict",   "why"};
   rigor_table_t *t = rigor_table_new("", 12, h);
   for (size_t i = 0; t && i < c->n_rows; i++) {
     const rigor_cmp_row_t *r = &c->rows[i];
@@ -420,9 +432,10 @@ void rigor_comparison_print(const rigor_comparison_t *c, const rigor_compare_opt
     else
       snprintf(s[7], sizeof s[7], "-");
     if (isfinite(r->p_holm))
-      snprintf(s[8], sizeof s[8], "%.3g (%.3g)%s", r->p, r->p_holm, r->exact ? " exact" : "");
+      snprintf(s[8], sizeof s[8], "%.3g%s | %.3g (%.3g)", r->p, r->exact ? " exact" : "", r->p_runs,
+               r->p_holm);
     else if (isfinite(r->p))
-      snprintf(s[8], sizeof s[8], "%.3g%s", r->p, r->exact ? " exact" : "");
+      snprintf(s[8], sizeof s[8], "%.3g%s | %.3g", r->p, r->exact ? " exact" : "", r->p_runs);
     else
       snprintf(s[8], sizeof s[8], "-");
     rigor_fmt_time(s[9], sizeof s[9], r->hl_shift);

@@ -31,7 +31,13 @@ void rigor_compare_opts_default(rigor_compare_opts_t *o);
 typedef struct rigor_cmp_row {
   const char *experiment, *variant_label, *point_label;
   const rigor_row_t *base, *cand; /* either may be NULL (row on one side only) */
-  double ratio, p95_ratio, ci_lo, ci_hi, p, p_holm, hl_shift;
+  /* With at least two runs a side, ci_lo/ci_hi and p_runs come from Welch's t over the runs'
+   * medians (the run is the unit); with one run on a side, from a bootstrap and Mann-Whitney over
+   * cycles (one_run). p is always the Mann-Whitney p over cycles; p_holm is p_runs after Holm's
+   * correction across the rows. */
+  double ratio, p95_ratio, ci_lo, ci_hi, p, p_runs, p_holm, hl_shift;
+  size_t runs_base, runs_cand;
+  bool one_run;
   bool exact;
   rigor_cmp_verdict_t verdict;
   char reason[512];

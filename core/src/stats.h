@@ -36,6 +36,18 @@ int rigor_stats_bootstrap_median_ratio(const double *base, size_t nb, const doub
                                        uint32_t resamples, double level, uint64_t seed, double *lo,
                                        double *hi);
 
+/* The ratio of two sides whose samples come in runs (independent processes) of several cycles:
+ * the unit is the run, since cycles of one run share its process and are not independent. From
+ * each run's median, Welch's t on the logarithms gives the interval of CAND/BASE (the ratio of
+ * geometric means of run medians) at `level`, and the two-sided p-value of "ratio = 1". Needs at
+ * least two runs a side (RIGOR_EINVAL otherwise); the run counts are written either way. */
+int rigor_stats_run_ratio(const double *base, const uint32_t *base_run, size_t nb,
+                          const double *cand, const uint32_t *cand_run, size_t nc, double level,
+                          double *ratio, double *lo, double *hi, double *p, size_t *n_base_runs,
+                          size_t *n_cand_runs);
+/* The medians of each run's samples, in run order; returns the number of runs (<= n). */
+size_t rigor_stats_run_medians(const double *x, const uint32_t *run, size_t n, double *medians);
+
 /* Mann-Whitney U of a against b. U1 counts the pairs with a > b (ties count one half). The
  * two-sided p-value is exact when there are no ties and both sides have at most
  * RIGOR_MW_EXACT_MAX values; otherwise it is the normal approximation with tie and continuity

@@ -274,7 +274,9 @@ static void test_compare_self_and_planted(void **state) {
   assert_string_equal(json_string_value(json_object_get(r1, "verdict")), "slower");
   assert_near(json_number_value(json_object_get(r1, "median_ratio")), 1.05, 0.01);
   assert_true(json_number_value(json_object_get(r1, "ci_low")) > 1.02);
+  assert_true(json_number_value(json_object_get(r1, "p")) < 0.001);
   assert_true(json_number_value(json_object_get(r1, "p_holm")) < 0.001);
+  assert_int_equal(json_integer_value(json_object_get(r1, "runs_base")), 4);
   assert_true(json_is_true(json_object_get(doc, "regression")));
   json_decref(doc);
   assert_int_equal(run_rigor("compare " DIR "/cand.jsonl " DIR "/base.jsonl", &out), 0);

@@ -147,6 +147,56 @@ static void test_bootstrap_deterministic(void **state) {
   assert_true(lo1 > 1.0); /* b is clearly slower */
 }
 
+/* Three runs a side, ten cycles each: tight within a run, but the runs sit 3% apart. With no
+ * difference between the sides, cycles taken as independent make the gap look certain; the
+ * run-level interval does not. */
+static void test_run_ratio(void **state) {
+  (void)state;
+  double base[30], cand[30];
+  uint32_t run_b[30], run_c[30];
+  const double levels_b[3] = {1.00, 1.03, 0.97}, levels_c[3] = {1.03, 1.06, 1.00};
+  for (int i = 0; i < 30; i++) {
+    run_b[i] = run_c[i] = (uint32_t)(i / 10);
+    double wiggle = 1 + 0.001 * ((i * 7) % 10 - 5);
+    base[i] = levels_b[i / 10] * wiggle;
+    cand[i] = levels_c[i / 10] * wiggle;
+  }
+  double ratio, lo, hi, p;
+  size_t rb, rc;
+  assert_int_equal(
+      rigor_stats_run_ratio(base, run_b, 30, cand, run_c, 30, 0.95, &ratio, &lo, &hi, &p, &rb, &rc),
+      0);
+  assert_int_equal(rb, 3);
+  assert_int_equal(rc, 3);
+  /* log means differ by log(1.03); run medians spread 3% a side; Welch df = 4. */
+  assert_double_equal(ratio, 1.03, 0.0005);
+  assert_true(lo < 1.0 && hi > 1.0);
+  assert_true(p > 0.05);
+  double iid_lo, iid_hi;
+  rigor_stats_bootstrap_median_ratio(base, 30, cand, 30, 2000, 0.95, 42, &iid_lo, &iid_hi);
+  assert_true(hi - lo > 2 * (iid_hi - iid_lo)); /* run-to-run variation widens it */
+  rigor_mw_t mw;
+  assert_int_equal(rigor_mann_whitney(base, 30, cand, 30, &mw), 0);
+  assert_true(mw.p < 0.05); /* what treating cycles as independent would have claimed */
+
+  /* A real 10% slowdown in every run is found. */
+  for (int i = 0; i < 30; i++)
+    cand[i] = base[i] * 1.10;
+  assert_int_equal(
+      rigor_stats_run_ratio(base, run_b, 30, cand, run_c, 30, 0.95, &ratio, &lo, &hi, &p, &rb, &rc),
+      0);
+  assert_double_equal(ratio, 1.10, 1e-9);
+  assert_true(lo > 1.0);
+  assert_true(p < 0.05); /* t = 3.9 on 4 degrees of freedom: p = 0.018 */
+
+  /* One run a side is refused: its variation between runs is unknown. */
+  uint32_t one[30] = {0};
+  assert_int_equal(
+      rigor_stats_run_ratio(base, one, 30, cand, run_c, 30, 0.95, &ratio, &lo, &hi, &p, &rb, &rc),
+      RIGOR_EINVAL);
+  assert_int_equal(rb, 1);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_mann_whitney_normal_with_ties),
@@ -160,6 +210,7 @@ int main(void) {
       cmocka_unit_test(test_first_cycle_penalty),
       cmocka_unit_test(test_holm),
       cmocka_unit_test(test_bootstrap_deterministic),
+      cmocka_unit_test(test_run_ratio),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
