@@ -191,3 +191,25 @@ int processes_matching(const char *needle) {
   if (d) closedir(d);
   return count;
 }
+
+char *config_in(const char *dir, const char *name, const char *yaml) {
+  char *path = path_join(dir, name);
+  write_file(path, yaml);
+  return path;
+}
+
+size_t run_records(const char *results) {
+  json_t *recs = results_read(results);
+  size_t n = results_count(recs, "run", NULL, NULL);
+  json_decref(recs);
+  return n;
+}
+
+size_t wait_for_runs(const char *results, size_t n) {
+  size_t have = run_records(results);
+  for (int waited = 0; waited < 1000 && have < n; waited++) {
+    usleep(10000);
+    have = run_records(results);
+  }
+  return have;
+}

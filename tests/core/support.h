@@ -26,6 +26,13 @@ void cmd_result_free(cmd_result_t *r);
 /* Starts `rigor ARGS...` in the background; returns its pid. */
 pid_t rigor_start(const char *cwd, const char *const *args);
 
+/* Writes `yaml` to DIR/NAME and returns the path (caller frees). */
+char *config_in(const char *dir, const char *name, const char *yaml);
+/* Number of run records in a results file (0 when it does not exist yet). */
+size_t run_records(const char *results);
+/* Waits up to 10 s for at least n run records; returns how many there are. */
+size_t wait_for_runs(const char *results, size_t n);
+
 /* Every complete line of a results file, parsed (a cut last line is skipped). */
 json_t *results_read(const char *path);
 /* Records of `type`, optionally only those whose member `key` equals `value`. */

@@ -34,22 +34,7 @@ static int teardown(void **st) {
 }
 
 static char *config(const char *name, const char *yaml) {
-  char *path = path_join(dir, name);
-  write_file(path, yaml);
-  return path;
-}
-
-static size_t run_records(const char *out) {
-  json_t *recs = results_read(out);
-  size_t n = results_count(recs, "run", NULL, NULL);
-  json_decref(recs);
-  return n;
-}
-
-static void wait_for_runs(const char *out, size_t n) {
-  for (int waited = 0; waited < 1000 && run_records(out) < n; waited++)
-    usleep(10000);
-  assert_true(run_records(out) >= n);
+  return config_in(dir, name, yaml);
 }
 
 static bool process_alive(pid_t pid) {
@@ -96,7 +81,7 @@ static void test_sigint_finishes_record_and_kills_burners(void **st) {
   char *out = path_join(dir, "sigint.jsonl");
   const char *args[] = {"run", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--quiet", NULL};
   pid_t pid = rigor_start(dir, args);
-  wait_for_runs(out, 1);
+  assert_true(wait_for_runs(out, 1) >= 1);
   usleep(100000); /* inside the second run, burners started */
   kill(pid, SIGINT);
   int status;
@@ -135,7 +120,7 @@ static void test_sigint_message(void **st) {
           (char *)NULL);
     _exit(127);
   }
-  wait_for_runs(out, 1);
+  assert_true(wait_for_runs(out, 1) >= 1);
   kill(pid, SIGINT);
   int status;
   waitpid(pid, &status, 0);

@@ -31,9 +31,7 @@ static int teardown(void **st) {
 }
 
 static char *config(const char *name, const char *yaml) {
-  char *path = path_join(dir, name);
-  write_file(path, yaml);
-  return path;
+  return config_in(dir, name, yaml);
 }
 
 static cmd_result_t run(const char *cfg, const char *extra1, const char *extra2) {
@@ -273,13 +271,7 @@ static void test_resume_after_sigkill(void **st) {
   const char *args[] = {"run", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--quiet", NULL};
   pid_t pid = rigor_start(dir, args);
   /* Kill it once some runs are in, mid-run. */
-  for (int waited = 0; waited < 400; waited++) {
-    json_t *recs = results_read(out);
-    size_t runs = results_count(recs, "run", NULL, NULL);
-    json_decref(recs);
-    if (runs >= 3) break;
-    usleep(10000);
-  }
+  wait_for_runs(out, 3);
   usleep(30000);
   kill(pid, SIGKILL);
   waitpid(pid, NULL, 0);
@@ -327,13 +319,7 @@ static void test_sigterm_stops_cleanly(void **st) {
   char *out = path_join(dir, "term.jsonl");
   const char *args[] = {"run", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--quiet", NULL};
   pid_t pid = rigor_start(dir, args);
-  for (int waited = 0; waited < 400; waited++) {
-    json_t *recs = results_read(out);
-    size_t runs = results_count(recs, "run", NULL, NULL);
-    json_decref(recs);
-    if (runs >= 1) break;
-    usleep(10000);
-  }
+  wait_for_runs(out, 1);
   usleep(100000); /* well inside the next run, which lasts about 0.4 s */
   kill(pid, SIGTERM);
   int status;
