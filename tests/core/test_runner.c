@@ -84,6 +84,17 @@ static void test_null_run_records(void **st) {
   }
   json_t *exp = json_array_get(recs, 0);
   assert_non_null(json_object_get(json_object_get(exp, "clock"), "resolution_s"));
+  /* Identity and environment checks are in the experiment record, telemetry in each run's. */
+  json_t *identity = json_object_get(exp, "identity");
+  assert_true(json_is_string(json_object_get(json_object_get(identity, "kernel"), "release")));
+  assert_true(json_is_string(json_object_get(identity, "cpu_model")));
+  assert_true(json_is_string(json_object_get(identity, "rigor_version")));
+  assert_true(json_array_size(json_object_get(exp, "checks")) > 0);
+  assert_int_equal(
+      strlen(json_string_value(json_object_get(json_object_get(exp, "plugin"), "sha256"))), 64);
+  json_t *run0 = results_find_run(recs, 0);
+  json_t *load = json_object_get(json_object_get(run0, "telemetry"), "load1");
+  assert_true(json_integer_value(json_object_get(load, "n")) >= 2);
   assert_int_equal(json_array_size(json_object_get(json_object_get(exp, "schedule"), "blocks")), 2);
   assert_int_equal(strlen(json_string_value(json_object_get(exp, "hash"))), 64);
   json_decref(recs);
