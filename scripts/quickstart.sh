@@ -3,6 +3,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build build -j"$(nproc)" >/dev/null
+mkdir -p build
+if ! { cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo &&
+  cmake --build build -j"$(nproc)"; } >build/quickstart-build.log 2>&1; then
+  tail -n 40 build/quickstart-build.log >&2
+  echo "rigor: the build failed; the whole log is in build/quickstart-build.log" >&2
+  exit 1
+fi
 exec build/bin/rigor run configs/quickstart.yaml -o results/quickstart.jsonl --force
