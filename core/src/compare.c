@@ -1,5 +1,7 @@
 #include "compare.h"
 
+#include "json_diff.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -45,46 +47,21 @@ static bool ignored(const char *path, const rigor_compare_opts_t *o) {
   return false;
 }
 
-/* Flattens an object into {"a.b": "canonical text"}. */
-static void flatten(const json_t *j, const char *prefix, json_t *out) {
-  if (json_is_object(j)) {
-    const char *k;
-    json_t *v;
-    json_object_foreach((json_t *)j, k, v) {
-      char path[512];
-      snprintf(path, sizeof path, "%s%s%s", prefix, *prefix ? "." : "", k);
-      flatten(v, path, out);
-    }
-    return;
-  }
-  if (!j) return;
-  char *text = json_dumps(j, JSON_ENCODE_ANY | JSON_COMPACT | JSON_SORT_KEYS);
-  json_object_set_new(out, prefix, json_string(text ? text : "?"));
-  free(text);
-}
-
 static void diff_objects(const json_t *a, const json_t *b, const char *prefix,
                          const rigor_compare_opts_t *o, json_t *diffs) {
-  json_t *fa = json_object(), *fb = json_object();
-  flatten(a, prefix, fa);
-  flatten(b, prefix, fb);
-  json_t *both[2] = {fa, fb};
-  for (int side = 0; side < 2; side++) {
-    const char *k;
-    json_t *v;
-    json_object_foreach(both[side], k, v) {
-      json_t *other = json_object_get(both[1 - side], k);
-      if (ignored(k, o) || (side == 1 && other)) continue;
-      if (other && json_equal(v, other)) continue;
-      const char *va = json_string_value(json_object_get(fa, k));
-      const char *vb = json_string_value(json_object_get(fb, k));
-      char line[1024];
-      snprintf(line, sizeof line, "%s: %s -> %s", k, va ? va : "(absent)", vb ? vb : "(absent)");
-      json_array_append_new(diffs, json_string(line));
-    }
+  json_t *all = rigor_json_diff(a, b, prefix);
+  size_t i;
+  json_t *d;
+  json_array_foreach(all, i, d) {
+    const char *path = json_string_value(json_object_get(d, "path"));
+    if (ignored(path, o)) continue;
+    const char *va = json_string_value(json_object_get(d, "base"));
+    const char *vb = json_string_value(json_object_get(d, "cand"));
+    char line[1024];
+    snprintf(line, sizeof line, "%s: %s -> %s", path, va ? va : "(absent)", vb ? vb : "(absent)");
+    json_array_append_new(diffs, json_string(line));
   }
-  json_decref(fa);
-  json_decref(fb);
+  json_decref(all);
 }
 
 static const json_t *first_ok_plugin_identity(const rigor_exp_analysis_t *e) {

@@ -18,6 +18,7 @@
 #include "child.h"
 #include "cli.h"
 #include "env.h"
+#include "json_diff.h"
 #include "measure.h"
 #include "results.h"
 #include "results_write.h"
@@ -165,9 +166,7 @@ static void pump(runner_t *r, int fd, pid_t pid, double timeout_s, run_outcome_t
   kill(-pid, SIGKILL);
 }
 
-static void classify(const runner_t *r, double timeout_s, int wstatus, bool timed_out,
-                     run_outcome_t *o) {
-  (void)r;
+static void classify(double timeout_s, int wstatus, bool timed_out, run_outcome_t *o) {
   o->signal = 0;
   o->exit_code = -1;
   const char *end_status = o->end ? json_string_value(json_object_get(o->end, "status")) : NULL;
@@ -206,7 +205,7 @@ static void restore_signals(void) {
 }
 
 /* Fork without exec: the parent's loaded plugin and resolved settings are inherited. */
-static pid_t start_forked(runner_t *r, const rigor_child_args_t *args, int *read_fd) {
+static pid_t start_forked(const rigor_child_args_t *args, int *read_fd) {
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) return -1;
   fflush(NULL);
@@ -225,7 +224,6 @@ static pid_t start_forked(runner_t *r, const rigor_child_args_t *args, int *read
     a.out_fd = fds[1];
     static volatile sig_atomic_t child_stop;
     a.stop = &child_stop;
-    (void)r;
     _exit(rigor_child_run(&a));
   }
   setpgid(pid, pid);
@@ -365,7 +363,7 @@ static int run_one(runner_t *r, uint32_t k, uint32_t attempt) {
                            r->err, sizeof r->err);
     json_decref(spec);
   } else {
-    pid = start_forked(r, &a, &fd);
+    pid = start_forked(&a, &fd);
     if (pid < 0)
       snprintf(r->err, sizeof r->err, "cannot start the run's process: %s", strerror(errno));
   }
@@ -385,7 +383,7 @@ static int run_one(runner_t *r, uint32_t k, uint32_t attempt) {
   close(fd);
   rigor_spawn_cleanup(&sp);
   rigor_noise_stop(noise);
-  classify(r, timing.timeout_s, wstatus, timed_out, &o);
+  classify(timing.timeout_s, wstatus, timed_out, &o);
   iso_now(end);
   double elapsed = (double)(rigor_now_ns() - t0) * 1e-9;
   append_outcome(r, &a, &o, start, end, elapsed, noise_json, env_pad);
@@ -502,38 +500,19 @@ static json_t *experiment_record(const runner_t *r) {
   return rec;
 }
 
-/* Appends the dotted paths (at most a few) where two canonical configs differ. */
-static void config_differences_at(const json_t *a, const json_t *b, const char *prefix, char *out,
-                                  size_t cap, size_t *used, int *count) {
-  if (json_equal(a, b) || *count >= 6) return;
-  if (json_is_object(a) && json_is_object(b)) {
-    const char *key;
-    json_t *v;
-    char path[512];
-    json_object_foreach((json_t *)b, key, v) {
-      snprintf(path, sizeof path, "%s%s%s", prefix, *prefix ? "." : "", key);
-      config_differences_at(json_object_get(a, key), v, path, out, cap, used, count);
-    }
-    json_object_foreach((json_t *)a, key, v) {
-      if (!json_object_get(b, key)) {
-        snprintf(path, sizeof path, "%s%s%s", prefix, *prefix ? "." : "", key);
-        config_differences_at(v, NULL, path, out, cap, used, count);
-      }
-    }
-    return;
-  }
-  if (*used < cap)
-    *used += (size_t)snprintf(out + *used, cap - *used, "%s%s", *count ? ", " : "",
-                              *prefix ? prefix : "(root)");
-  (*count)++;
-}
-
+/* The dotted paths (the first few) where two canonical configs differ. */
 static void config_differences(const json_t *old_cfg, const json_t *new_cfg, char *out,
                                size_t cap) {
-  size_t used = 0;
-  int count = 0;
+  json_t *diffs = rigor_json_diff(old_cfg, new_cfg, "");
+  size_t used = 0, i;
+  json_t *d;
   out[0] = '\0';
-  config_differences_at(old_cfg, new_cfg, "", out, cap, &used, &count);
+  json_array_foreach(diffs, i, d) {
+    if (i == 6 || used >= cap) break;
+    used += (size_t)snprintf(out + used, cap - used, "%s%s", i ? ", " : "",
+                             json_string_value(json_object_get(d, "path")));
+  }
+  json_decref(diffs);
 }
 
 typedef struct resume_state {

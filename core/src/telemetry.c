@@ -1,4 +1,5 @@
 #include "env.h"
+#include "stats.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -454,15 +455,10 @@ int rigor_telemetry_start(const json_t *cfg, const int *cpus, int n_cpus,
   return rigor__telemetry_start_at("", cfg, cpus, n_cpus, hook, hook_arg, out);
 }
 
-static int double_cmp(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 /* Sorts in place; the median of an even count is the mean of the two middle values. */
 static double median_of(double *v, size_t n) {
-  qsort(v, n, sizeof *v, double_cmp);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  rigor_stats_sort(v, n);
+  return rigor_stats_median_sorted(v, n);
 }
 
 json_t *rigor_telemetry_stop(rigor_telemetry_t *t, json_t **raw) {
