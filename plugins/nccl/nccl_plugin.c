@@ -42,6 +42,12 @@ static int check_points(rigor_ctx_t *ctx, const rigor_host_t *host, const nccl_p
     if (p->gpus_per_process != base->gpus_per_process || p->device != base->device)
       return refuse(ctx, host, "gpus_per_process and device cannot be swept (point %lld of %lld)",
                     (long long)i, (long long)points->count);
+    /* NCCL answers ncclAvg on fp8 with "invalid argument": say so before any device work. */
+    bool fp8 = p->dtype == NCCL_DT_F8E4M3 || p->dtype == NCCL_DT_F8E5M2;
+    if (fp8 && p->op == NCCL_OP_AVG && nccl_coll_reduces((nccl_coll_t)p->collective))
+      return host->error(ctx, RIGOR_EINVAL,
+                         "op avg with dtype %s: NCCL has no average for fp8 types (point %u)",
+                         nccl_dtype_names[p->dtype], i);
     if (nccl_coll_rooted((nccl_coll_t)p->collective) && p->root >= nranks)
       return refuse(ctx, host, "root %lld is not a rank of a %lld-rank communicator",
                     (long long)p->root, (long long)nranks);

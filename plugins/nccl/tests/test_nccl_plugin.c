@@ -146,12 +146,33 @@ static void test_init_refuses_root_outside_communicator(void **state) {
   dlclose(handle);
 }
 
+static void test_init_refuses_fp8_average(void **state) {
+  (void)state;
+  void *handle;
+  const rigor_plugin_t *d = test_plugin_open(NCCL_SO, "nccl", &handle);
+  test_host_t th;
+  test_host_init(&th);
+  params_t sum = defaults(), avg = defaults();
+  sum.dtype = avg.dtype = 11; /* f8e5m2 */
+  avg.op = 4;                 /* avg */
+  const void *pts[] = {&sum, &avg};
+  rigor_points_t points = {2, pts};
+  rigor_work_t work = {0};
+  void *st = NULL;
+  assert_int_equal(d->init((rigor_ctx_t *)&th, &th.host, &sum, &points, &st, &work), RIGOR_EINVAL);
+  assert_string_equal(th.first_error,
+                      "op avg with dtype f8e5m2: NCCL has no average for fp8 types (point 1)");
+  assert_null(st);
+  dlclose(handle);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_descriptor),
       cmocka_unit_test(test_init_without_device_is_unavailable),
       cmocka_unit_test(test_init_refuses_swept_gpu_count),
       cmocka_unit_test(test_init_refuses_root_outside_communicator),
+      cmocka_unit_test(test_init_refuses_fp8_average),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
