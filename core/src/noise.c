@@ -272,8 +272,11 @@ int rigor_noise_start(const json_t *noise, rigor_noise_t **out, char *err, size_
 
   bool any_membw = false;
   json_array_foreach(burners, i, b) {
-    burner_kind_t kind;
-    burner_kind_parse(b, &kind, err, errlen);
+    burner_kind_t kind = BURNER_CPU;
+    if (burner_kind_parse(b, &kind, err, errlen) < 0) { /* rigor_noise_check passed: unreachable */
+      rigor_noise_stop(n);
+      return RIGOR_ECONFIG;
+    }
     size_t j;
     const json_t *cpu;
     json_array_foreach(json_object_get(b, "cpus"), j, cpu) {
