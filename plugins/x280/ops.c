@@ -32,6 +32,17 @@ static const x280_cluster_mem_t *home(const x280_state_t *s, unsigned thread) {
   return &s->clusters[x280_plan_cluster_of(&s->plan, thread)];
 }
 
+/* The chunk after `ch` in this walk, for the kernels to prefetch; none at the walk's end or
+ * where the point turns prefetching off. */
+static x280_next_t next_chunk(const x280_state_t *s, const x280_walk_t *walk, size_t ch,
+                              const uint32_t *in, uint32_t *out) {
+  size_t after = ch + walk->step;
+  if (!s->point.prefetch || after >= walk->end) return (x280_next_t){0};
+  size_t w0, w1;
+  x280_plan_chunk_words(&s->plan, after, &w0, &w1);
+  return (x280_next_t){.in = in + w0, .out = out ? out + w0 : NULL, .n = w1 - w0};
+}
+
 static void map_fn(unsigned thread, void *arg) {
   x280_state_t *s = arg;
   const x280_plan_t *plan = &s->plan;
@@ -48,11 +59,11 @@ static void map_fn(unsigned thread, void *arg) {
     size_t w0, w1;
     x280_plan_chunk_words(plan, ch, &w0, &w1);
     if (plan->pattern == X280_MAP_VECTOR)
-      x280_vmap_range(out + w0, in + w0, w1 - w0);
+      x280_vmap_range(out + w0, in + w0, w1 - w0, next_chunk(s, &walk, ch, in, out));
     else if (plan->pattern == X280_MAP_HEAVY)
       x280_map_heavy_range(out + w0, in + w0, w1 - w0, rounds);
     else
-      x280_map_range(out + w0, in + w0, w1 - w0);
+      x280_map_range(out + w0, in + w0, w1 - w0, next_chunk(s, &walk, ch, in, out));
   }
 }
 
@@ -66,7 +77,7 @@ static void sum_fn(unsigned thread, void *arg) {
     if (stopping(s, thread, step, X280_POLL_CHUNKS)) return;
     size_t w0, w1;
     x280_plan_chunk_words(plan, ch, &w0, &w1);
-    sum += x280_sum_range(in + w0, w1 - w0);
+    sum += x280_sum_range(in + w0, w1 - w0, next_chunk(s, &walk, ch, in, NULL));
   }
   s->slots[thread].value = sum;
 }
@@ -83,7 +94,7 @@ static void chunk_sums_fn(unsigned thread, void *arg) {
     if (stopping(s, thread, step, X280_POLL_CHUNKS)) return;
     size_t w0, w1;
     x280_plan_chunk_words(plan, ch, &w0, &w1);
-    sums[ch] = x280_sum32_range(in + w0, w1 - w0);
+    sums[ch] = x280_sum32_range(in + w0, w1 - w0, next_chunk(s, &walk, ch, in, NULL));
   }
 }
 
@@ -100,7 +111,7 @@ static void chunk_scans_fn(unsigned thread, void *arg) {
     if (stopping(s, thread, step, X280_POLL_CHUNKS)) return;
     size_t w0, w1;
     x280_plan_chunk_words(plan, ch, &w0, &w1);
-    x280_scan_range(out + w0, in + w0, w1 - w0, bases[ch]);
+    x280_scan_range(out + w0, in + w0, w1 - w0, bases[ch], next_chunk(s, &walk, ch, in, out));
   }
 }
 
@@ -172,7 +183,7 @@ static void serial_scan(x280_state_t *s) {
     if (stopping(s, 0, ch, X280_POLL_CHUNKS)) return;
     size_t w0, w1;
     x280_plan_chunk_words(&s->plan, ch, &w0, &w1);
-    base = x280_scan_range(mem->out + w0, mem->in + w0, w1 - w0, base);
+    base = x280_scan_range(mem->out + w0, mem->in + w0, w1 - w0, base, (x280_next_t){0});
   }
 }
 

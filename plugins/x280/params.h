@@ -34,6 +34,7 @@ typedef struct x280_params {
   uint64_t spin_us;
   bool cold;
   bool plant_error;
+  bool prefetch;
 } x280_params_t;
 
 extern const char *const x280_pattern_names[];

@@ -7,7 +7,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-void x280_vmap_range(uint32_t *restrict out, const uint32_t *restrict in, size_t n);
+#include "kernels.h"
+
+/* `next` as in kernels.h; the RVV loop ignores it (its vector length is the hardware's). */
+void x280_vmap_range(uint32_t *restrict out, const uint32_t *restrict in, size_t n,
+                     x280_next_t next);
 /* Whether this machine can run the vector loop (riscv64 asks the kernel for V). */
 bool x280_vmap_available(void);
 /* The instruction set the loop was written for, for the run's identity. */

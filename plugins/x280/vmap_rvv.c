@@ -7,7 +7,9 @@
 
 /* Compiled with the V extension enabled for this file alone (see CMakeLists.txt): the rest of the
  * plugin stays rv64gc and runs on cores without V. */
-void x280_vmap_range(uint32_t *restrict out, const uint32_t *restrict in, size_t n) {
+void x280_vmap_range(uint32_t *restrict out, const uint32_t *restrict in, size_t n,
+                     x280_next_t next) {
+  (void)next;
   while (n > 0) {
     size_t vl = __riscv_vsetvl_e32m8(n);
     vuint32m8_t x = __riscv_vle32_v_u32m8(in, vl);

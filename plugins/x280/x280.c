@@ -80,6 +80,10 @@ static const rigor_param_t x280_params[] = {
      "prime evicts the caches before each measured window"},
     {"plant_error", RIGOR_PARAM_BOOL, X280_PARAM(plant_error), "false", NULL, NULL, NULL, NULL,
      "spoil one output value after each run, to show the check catches it"},
+    {"prefetch", RIGOR_PARAM_BOOL, X280_PARAM(prefetch), "true", NULL, NULL, NULL, NULL,
+     "each core prefetches the chunk it takes next, a line for every line it works on, in the "
+     "memory-bound patterns (map, map_vector, reduction, prefix_sum); hardware prefetchers stop "
+     "at 4 KiB pages, and chunks taken in turn skip pages"},
 };
 
 static const char *pattern_name(const x280_params_t *p) {

@@ -112,11 +112,13 @@ static void test_every_pattern_exact(void **state) {
   for (int pattern = 0; pattern < X280_PATTERN_COUNT; pattern++)
     for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
       for (unsigned cores = 1; cores <= max_cores; cores++)
-        for (int layout = X280_CHUNKS; layout <= X280_ALIASED; layout++) {
-          pts[n] = point((x280_pattern_t)pattern, sizes[i], cores);
-          pts[n].layout = layout;
-          n++;
-        }
+        for (int layout = X280_CHUNKS; layout <= X280_ALIASED; layout++)
+          for (int prefetch = 0; prefetch <= 1; prefetch++) {
+            pts[n] = point((x280_pattern_t)pattern, sizes[i], cores);
+            pts[n].layout = layout;
+            pts[n].prefetch = prefetch;
+            n++;
+          }
   session_t ses;
   assert_int_equal(open_session(f, &ses, pts, n), 0);
   for (uint32_t i = 0; i < n; i++) {
@@ -125,10 +127,10 @@ static void test_every_pattern_exact(void **state) {
     rigor_check_t check;
     int rc = sample(f, &ses, &pts[i], 3, &check);
     if (rc != 0 || check.wrong != 0)
-      fail_msg("%s words=%llu cores=%llu layout=%s: rc %d, %llu wrong: %s",
+      fail_msg("%s words=%llu cores=%llu layout=%s prefetch=%d: rc %d, %llu wrong: %s",
                choice(f->d, "pattern", pts[i].pattern), (unsigned long long)pts[i].words,
-               (unsigned long long)pts[i].cores, choice(f->d, "layout", pts[i].layout), rc,
-               (unsigned long long)check.wrong, check.detail);
+               (unsigned long long)pts[i].cores, choice(f->d, "layout", pts[i].layout),
+               pts[i].prefetch, rc, (unsigned long long)check.wrong, check.detail);
     assert_int_equal(check.checked, expected_checked(&pts[i]));
   }
   f->d->fini((rigor_ctx_t *)&f->th, ses.state);
