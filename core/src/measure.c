@@ -142,10 +142,15 @@ static json_t *json_real_or_null(double v) {
   return isfinite(v) ? json_real(v) : json_null();
 }
 
+/* The plugin's bus factor, 1 where it left it unset (NaN) or gave a negative one; 0 stays 0. */
+static double bus_factor_of(const rigor_work_t *work) {
+  return isfinite(work->bus_factor) && work->bus_factor >= 0 ? work->bus_factor : 1.0;
+}
+
 static json_t *rates_json(const rigor_work_t *work, double time_s) {
   json_t *r = json_object();
   bool ok = isfinite(time_s) && time_s > 0;
-  double bus = work->bus_factor > 0 ? work->bus_factor : 1.0;
+  double bus = bus_factor_of(work);
   json_object_set_new(r, "bytes_per_s",
                       ok && work->bytes ? json_real((double)work->bytes / time_s) : json_null());
   json_object_set_new(r, "flops_per_s",
@@ -261,6 +266,7 @@ static int measure_point(rigor_measure_t *m, uint32_t cycle, uint32_t pt, double
   const rigor_plugin_t *p = m->plugin;
   rigor_ctx_t *ctx = m->ctx;
   memset(m->work, 0, sizeof *m->work);
+  m->work->bus_factor = NAN; /* unset: a plugin may report 0 */
   int rc = p->prime(ctx, m->state, m->points[pt]);
   if (rc < 0) return plugin_failed(m, "prime", rc);
   if ((rc = ctx->host.barrier(ctx)) < 0) return plugin_failed(m, "barrier", rc);
@@ -309,7 +315,7 @@ static int measure_point(rigor_measure_t *m, uint32_t cycle, uint32_t pt, double
   json_object_set_new(s, "agg", json_integer((json_int_t)m->timing->agg));
   json_object_set_new(s, "bytes", json_integer((json_int_t)work.bytes));
   json_object_set_new(s, "flops", json_real_or_null(work.flops));
-  json_object_set_new(s, "bus_factor", json_real(work.bus_factor > 0 ? work.bus_factor : 1.0));
+  json_object_set_new(s, "bus_factor", json_real(bus_factor_of(&work)));
   json_object_set_new(s, "rates", rates_json(&work, time_s));
   json_object_set_new(s, "check", checked ? check_json(&check) : json_null());
   json_object_set_new(s, "metrics", metrics);

@@ -1,4 +1,5 @@
 /* rigor run end to end: real processes, real plugins, real results files. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -97,6 +98,41 @@ static void test_null_run_records(void **st) {
   assert_true(json_integer_value(json_object_get(load, "n")) >= 2);
   assert_int_equal(json_array_size(json_object_get(json_object_get(exp, "schedule"), "blocks")), 2);
   assert_int_equal(strlen(json_string_value(json_object_get(exp, "hash"))), 64);
+  json_decref(recs);
+  free(out);
+  free(cfg);
+  cmd_result_free(&r);
+}
+
+/* Bus bandwidth: an unset bus factor reads as 1, a plugin's 0 (one rank) stays 0, others scale. */
+static void test_bus_factor_zero_is_kept(void **st) {
+  (void)st;
+  char *cfg = config("bus.yaml", "schema: 1\n"
+                                 "name: bus\n"
+                                 "plugin: \"null\"\n"
+                                 "params: {bytes: 1KiB, spin_ns: 1000}\n"
+                                 "sweep: {bus_factor: [-1, 0, 1.5]}\n"
+                                 "timing: {warmup: 0, cycles: 1, iters: 10}\n"
+                                 "output: bus.jsonl\n");
+  cmd_result_t r = run(cfg, NULL, NULL);
+  assert_int_equal(r.exit_code, 0);
+  char *out = path_join(dir, "bus.jsonl");
+  json_t *recs = results_read(out);
+  assert_int_equal(results_count(recs, "sample", NULL, NULL), 3);
+  const double factors[] = {1, 0, 1.5};
+  size_t i;
+  json_t *rec;
+  json_array_foreach(recs, i, rec) {
+    if (strcmp(json_string_value(json_object_get(rec, "type")), "sample") != 0) continue;
+    json_int_t pt = json_integer_value(json_object_get(rec, "point"));
+    const json_t *rates = json_object_get(rec, "rates");
+    double bytes_per_s = json_number_value(json_object_get(rates, "bytes_per_s"));
+    double busbw = json_number_value(json_object_get(rates, "busbw_bytes_per_s"));
+    assert_true(bytes_per_s > 0);
+    assert_true(json_is_number(json_object_get(rates, "busbw_bytes_per_s")));
+    assert_true(json_number_value(json_object_get(rec, "bus_factor")) == factors[pt]);
+    assert_true(fabs(busbw - bytes_per_s * factors[pt]) <= bytes_per_s * 1e-12);
+  }
   json_decref(recs);
   free(out);
   free(cfg);
@@ -477,6 +513,7 @@ static void test_mpi_launcher_aggregates_ranks(void **st) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_null_run_records, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_bus_factor_zero_is_kept, setup, teardown),
       cmocka_unit_test_setup_teardown(test_experiments_share_one_output, setup, teardown),
       cmocka_unit_test_setup_teardown(test_faults_recorded_and_others_continue, setup, teardown),
       cmocka_unit_test_setup_teardown(test_timeout_kills_the_run, setup, teardown),

@@ -19,7 +19,7 @@ extern "C" {
 #define RIGOR_ABI_MAJOR 1
 
 #if defined(__GNUC__)
-#define RIGOR_EXPORT __attribute__((visibility("default")))
+#define RIGOR_EXPORT       __attribute__((visibility("default")))
 #define RIGOR_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #else
 #define RIGOR_EXPORT
@@ -70,12 +70,13 @@ typedef enum {
 typedef struct rigor_param {
   const char *name;
   rigor_param_type_t type;
-  size_t offset;               /* offsetof(params struct, field) */
-  const char *def;             /* default, written as in YAML; NULL means 0 / false / "" / first */
-  const char *min;             /* inclusive bounds as text, NULL for none (numeric types) */
+  size_t offset;   /* offsetof(params struct, field) */
+  const char *def; /* default, written as in YAML; NULL means 0 / false / "" / first */
+  const char *min; /* inclusive bounds as text, NULL for none (numeric types) */
   const char *max;
-  const char *const *choices;  /* ENUM: NULL-terminated */
-  const char *const *aliases;  /* ENUM sweeps: NULL-terminated pairs {"classic", "copy,scale", ...} */
+  const char *const *choices; /* ENUM: NULL-terminated */
+  const char *const
+      *aliases; /* ENUM sweeps: NULL-terminated pairs {"classic", "copy,scale", ...} */
   const char *help;
 } rigor_param_t;
 
@@ -92,9 +93,11 @@ typedef struct rigor_metric {
 
 /* ---- per-operation work, check results, points ----------------------------------------------- */
 
-/* The work one operation did. The core zeroes it before each prime(); the plugin fills it in
- * prime() or run() from what the loop actually executed. The core reads it after complete() and
- * derives rates: bytes/s, flops/s, and bus bandwidth = bytes/s * bus_factor (0 means 1). */
+/* The work one operation did. Before each prime() the core sets bytes and flops to 0 and
+ * bus_factor to NaN (unset); the plugin fills them in prime() or run() from what the loop
+ * actually executed. The core reads them after complete() and derives rates: bytes/s, flops/s,
+ * and bus bandwidth = bytes/s * bus_factor, where an unset (or negative) bus_factor reads as 1
+ * and 0 means no bus traffic (a collective on one rank). */
 typedef struct rigor_work {
   uint64_t bytes;
   double flops;
@@ -129,7 +132,12 @@ typedef struct rigor_telemetry_value {
 
 /* ---- host services ----------------------------------------------------------------------- */
 
-typedef enum { RIGOR_LOG_DEBUG = 0, RIGOR_LOG_INFO, RIGOR_LOG_WARN, RIGOR_LOG_ERROR } rigor_log_level_t;
+typedef enum {
+  RIGOR_LOG_DEBUG = 0,
+  RIGOR_LOG_INFO,
+  RIGOR_LOG_WARN,
+  RIGOR_LOG_ERROR
+} rigor_log_level_t;
 typedef enum { RIGOR_RED_SUM = 0, RIGOR_RED_MIN, RIGOR_RED_MAX } rigor_redop_t;
 typedef enum { RIGOR_DT_INT64 = 0, RIGOR_DT_UINT64, RIGOR_DT_DOUBLE } rigor_host_dtype_t;
 
@@ -147,7 +155,7 @@ typedef struct rigor_host {
   int (*allreduce)(rigor_ctx_t *ctx, void *buf, size_t count, rigor_host_dtype_t dtype,
                    rigor_redop_t op);
   int (*broadcast)(rigor_ctx_t *ctx, void *buf, size_t bytes, int root);
-  uint64_t (*now_ns)(rigor_ctx_t *ctx); /* CLOCK_MONOTONIC */
+  uint64_t (*now_ns)(rigor_ctx_t *ctx);  /* CLOCK_MONOTONIC */
   bool (*should_stop)(rigor_ctx_t *ctx); /* cooperative deadline / signal flag */
   /* CPUs this run is bound to (environment.affinity); returns the count, at most `cap` written. */
   int (*cpus)(rigor_ctx_t *ctx, int *out, int cap);
