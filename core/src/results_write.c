@@ -38,16 +38,17 @@ int rigor_results_open(rigor_results_writer_t *w, const char *path, bool truncat
   int flags = O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (truncate ? O_TRUNC : 0);
   w->fd = open(path, flags, 0644);
   if (w->fd < 0) {
+    bool link = errno == ELOOP;
     snprintf(err, errlen, "%s: cannot open for writing: %s%s", path, strerror(errno),
-             errno == ELOOP ? " (results are never written through a symlink)" : "");
-    return RIGOR_EIO;
+             link ? " (results are never written through a symlink)" : "");
+    return link ? RIGOR_ECONFIG : RIGOR_EIO; /* a link is the caller's choice of path */
   }
   struct stat st;
   if (fstat(w->fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     snprintf(err, errlen, "%s: not a regular file", path);
     close(w->fd);
     w->fd = -1;
-    return RIGOR_EIO;
+    return RIGOR_ECONFIG;
   }
   w->good_size = st.st_size;
   w->path = strdup(path);

@@ -648,10 +648,12 @@ static int run_loaded_experiment(runner_t *r, claimed_t *claimed) {
     return RIGOR_EXIT_USAGE;
   }
   bool truncate_it = exists && r->opts->force && !mine && !r->opts->resume;
-  if (rigor_results_open(&r->out, e->output, truncate_it, r->err, sizeof r->err) < 0) {
+  int opened = rigor_results_open(&r->out, e->output, truncate_it, r->err, sizeof r->err);
+  if (opened < 0) {
     free(rs.done);
     free(rs.attempt);
-    return RIGOR_EXIT_RUN_FAILED;
+    /* A path that is a link or not a file is a usage error; a failing disk is a failed run. */
+    return opened == RIGOR_ECONFIG ? RIGOR_EXIT_USAGE : RIGOR_EXIT_RUN_FAILED;
   }
   if (!mine) {
     claimed->paths = realloc(claimed->paths, (claimed->n + 1) * sizeof *claimed->paths);

@@ -283,7 +283,8 @@ static void test_never_overwrites_without_force(void **st) {
       "run",     cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--no-report", "-o", link,
       "--force", NULL};
   r = rigor_exec(dir, args);
-  assert_int_not_equal(r.exit_code, 0);
+  assert_int_equal(r.exit_code, 2);
+  assert_non_null(strstr(r.err, "never written through a symlink"));
   text = read_file(target);
   assert_string_equal(text, "do not touch\n");
   free(text);
