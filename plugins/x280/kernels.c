@@ -56,19 +56,9 @@ uint64_t x280_sum_range(const uint32_t *in, size_t n, x280_next_t next) {
   return sum;
 }
 
+/* The low 32 bits of the 64-bit sum are the sum modulo 2^32. */
 uint32_t x280_sum32_range(const uint32_t *in, size_t n, x280_next_t next) {
-  uint32_t sum = 0;
-  size_t i = 0;
-  if (next.in) {
-    for (; i + X280_LINE_WORDS <= n; i += X280_LINE_WORDS) {
-      x280_prefetch_next(next, i);
-      for (size_t k = i; k < i + X280_LINE_WORDS; k++)
-        sum += in[k];
-    }
-  }
-  for (; i < n; i++)
-    sum += in[i];
-  return sum;
+  return (uint32_t)x280_sum_range(in, n, next);
 }
 
 uint32_t x280_scan_range(uint32_t *restrict out, const uint32_t *restrict in, size_t n,
