@@ -38,10 +38,11 @@ int rigor_results_open(rigor_results_writer_t *w, const char *path, bool truncat
   int flags = O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (truncate ? O_TRUNC : 0);
   w->fd = open(path, flags, 0644);
   if (w->fd < 0) {
-    bool link = errno == ELOOP;
+    bool link = errno == ELOOP, folder = errno == EISDIR;
     snprintf(err, errlen, "%s: cannot open for writing: %s%s", path, strerror(errno),
              link ? " (results are never written through a symlink)" : "");
-    return link ? RIGOR_ECONFIG : RIGOR_EIO; /* a link is the caller's choice of path */
+    /* A link or a folder in the way is the caller's choice of path, not a failing disk. */
+    return link || folder ? RIGOR_ECONFIG : RIGOR_EIO;
   }
   struct stat st;
   if (fstat(w->fd, &st) != 0 || !S_ISREG(st.st_mode)) {

@@ -648,8 +648,25 @@ static int run_loaded_experiment(runner_t *r, claimed_t *claimed) {
     return RIGOR_EXIT_USAGE;
   }
   bool truncate_it = exists && r->opts->force && !mine && !r->opts->resume;
-  int opened = rigor_results_open(&r->out, e->output, truncate_it, r->err, sizeof r->err);
+  /* The raw telemetry sidecar opens first: a run asked for that evidence, so a sidecar that
+   * cannot be written stops it before the results file is touched. */
+  r->telemetry_out.fd = -1;
+  int opened = 0;
+  for (uint32_t i = 0; i < e->n_variants && opened == 0; i++) {
+    const json_t *tel =
+        json_object_get(json_object_get(e->variants[i].settings, "environment"), "telemetry");
+    if (json_is_true(json_object_get(tel, "raw"))) {
+      char side[4096];
+      snprintf(side, sizeof side, "%s.telemetry.jsonl", e->output);
+      opened = rigor_results_open(&r->telemetry_out, side, truncate_it, r->err, sizeof r->err);
+      break;
+    }
+  }
+  if (opened == 0)
+    opened = rigor_results_open(&r->out, e->output, truncate_it, r->err, sizeof r->err);
   if (opened < 0) {
+    if (r->telemetry_out.fd >= 0) rigor_results_close(&r->telemetry_out);
+    r->telemetry_out.fd = -1;
     free(rs.done);
     free(rs.attempt);
     /* A path that is a link or not a file is a usage error; a failing disk is a failed run. */
@@ -658,17 +675,6 @@ static int run_loaded_experiment(runner_t *r, claimed_t *claimed) {
   if (!mine) {
     claimed->paths = realloc(claimed->paths, (claimed->n + 1) * sizeof *claimed->paths);
     claimed->paths[claimed->n++] = strdup(e->output);
-  }
-  r->telemetry_out.fd = -1;
-  for (uint32_t i = 0; i < e->n_variants; i++) {
-    const json_t *tel =
-        json_object_get(json_object_get(e->variants[i].settings, "environment"), "telemetry");
-    if (json_is_true(json_object_get(tel, "raw"))) {
-      char side[4096];
-      snprintf(side, sizeof side, "%s.telemetry.jsonl", e->output);
-      rigor_results_open(&r->telemetry_out, side, truncate_it, r->err, sizeof r->err);
-      break;
-    }
   }
   if (!rs.have_experiment) {
     json_t *rec = experiment_record(r);

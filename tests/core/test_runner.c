@@ -295,6 +295,29 @@ static void test_never_overwrites_without_force(void **st) {
   free(cfg);
 }
 
+/* Raw telemetry that cannot be written stops the run before the results file is touched. */
+static void test_unwritable_telemetry_sidecar_stops_early(void **st) {
+  (void)st;
+  char *cfg = config("tel.yaml", "schema: 1\n"
+                                 "name: tel\n"
+                                 "plugin: \"null\"\n"
+                                 "timing: {warmup: 0, cycles: 1, iters: 10}\n"
+                                 "environment: {telemetry: {raw: true}}\n"
+                                 "output: tel.jsonl\n");
+  char *side = path_join(dir, "tel.jsonl.telemetry.jsonl");
+  assert_int_equal(mkdir(side, 0755), 0);
+  cmd_result_t r = run(cfg, NULL, NULL);
+  assert_int_equal(r.exit_code, 2);
+  assert_non_null(strstr(r.err, "tel.jsonl.telemetry.jsonl: cannot open for writing"));
+  char *out = path_join(dir, "tel.jsonl");
+  struct stat sb;
+  assert_int_not_equal(stat(out, &sb), 0);
+  cmd_result_free(&r);
+  free(out);
+  free(side);
+  free(cfg);
+}
+
 /* Run indices with a complete (ok) run record, each counted. */
 static void ok_runs(const json_t *recs, int *counts, int n) {
   memset(counts, 0, (size_t)n * sizeof *counts);
@@ -520,6 +543,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_timeout_kills_the_run, setup, teardown),
       cmocka_unit_test_setup_teardown(test_exit_codes_skip_and_check, setup, teardown),
       cmocka_unit_test_setup_teardown(test_never_overwrites_without_force, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_unwritable_telemetry_sidecar_stops_early, setup,
+                                      teardown),
       cmocka_unit_test_setup_teardown(test_resume_after_sigkill, setup, teardown),
       cmocka_unit_test_setup_teardown(test_sigterm_stops_cleanly, setup, teardown),
       cmocka_unit_test_setup_teardown(test_per_iteration_and_blocking, setup, teardown),
