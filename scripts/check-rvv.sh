@@ -10,7 +10,10 @@ work=${1:-$(mktemp -d "${TMPDIR:-/tmp}/rigor-rvv.XXXXXX")}
 mkdir -p "$work"
 command -v qemu-riscv64-static >/dev/null || { echo "check-rvv: qemu-riscv64-static missing (apt-get install qemu-user-static)" >&2; exit 1; }
 if [ ! -d "$work/zig/ziglang" ]; then
-  python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --target "$work/zig" ziglang==0.13.0
+  pip_install=(python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore
+    --target "$work/zig" ziglang==0.13.0)
+  # A distribution's own python refuses installs unless told; --target touches nothing of it.
+  "${pip_install[@]}" 2>/dev/null || "${pip_install[@]}" --break-system-packages
 fi
 cc() { PYTHONPATH="$work/zig" python3 -m ziglang cc -target riscv64-linux-musl -O2 -std=c11 \
   -Wall -Wextra -Werror -I"$root/plugins/x280" "$@"; }
