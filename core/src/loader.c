@@ -137,12 +137,14 @@ static int open_file(const char *path, void **handle, rigor_plugin_get_fn *get, 
    * fini; unmapping their code under them would crash the process at exit. */
   *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
   if (!*handle) {
-    snprintf(err, errlen, "%s: cannot load: %s", path, dlerror());
+    /* Bounded so that the loader's own words survive in a short message buffer. */
+    snprintf(err, errlen, "%.288s: cannot load: %.200s", path, dlerror());
     return RIGOR_EIO;
   }
   *get = (rigor_plugin_get_fn)dlsym(*handle, RIGOR_PLUGIN_GET_SYMBOL);
   if (!*get) {
-    snprintf(err, errlen, "%s: not a rigor plugin (no exported %s)", path, RIGOR_PLUGIN_GET_SYMBOL);
+    snprintf(err, errlen, "%.400s: not a rigor plugin (no exported %s)", path,
+             RIGOR_PLUGIN_GET_SYMBOL);
     dlclose(*handle);
     *handle = NULL;
     return RIGOR_EABI;

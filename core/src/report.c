@@ -267,13 +267,13 @@ static rigor_table_t *telemetry_table(const rigor_exp_analysis_t *e) {
       for (size_t i = 0; i < n; i++)
         x[i] = json_real_value(json_array_get(meds, i));
       char c[7][CELL];
-      snprintf(c[0], CELL, "%s", label_or(e->variants[v].label, "?"));
+      snprintf(c[0], CELL, "%.*s", CELL - 1, label_or(e->variants[v].label, "?"));
       snprintf(c[1], CELL, "%s", name);
       snprintf(c[2], CELL, "%zu", n);
       rigor_fmt_number(c[3], CELL, json_real_value(json_object_get(acc, "min")));
       rigor_fmt_number(c[4], CELL, rigor_stats_median(x, n));
       rigor_fmt_number(c[5], CELL, json_real_value(json_object_get(acc, "max")));
-      snprintf(c[6], CELL, "%s", flags[0] ? flags : "-");
+      snprintf(c[6], CELL, "%.*s", CELL - 1, flags[0] ? flags : "-");
       free(x);
       const char *cells[7] = {c[0], c[1], c[2], c[3], c[4], c[5], c[6]};
       rigor_table_add(t, cells);

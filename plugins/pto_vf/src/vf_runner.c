@@ -194,13 +194,15 @@ int vf_runner_exec(char *const *argv, const char *cwd, const char *trace_dir, do
       if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
       char chunk[8192];
       ssize_t got = read(fds[i].fd, chunk, sizeof chunk);
+      /* read() never returns more than asked; saying so lets the compiler see the bounds. */
+      size_t n_got = got > (ssize_t)sizeof chunk ? sizeof chunk : (size_t)got;
       if (got <= 0) {
         fds[i].fd = -1;
         open_fds--;
       } else if (i == 0) {
-        keep_tail(out_buf, &out_len, VF_RUNNER_KEEP, chunk, (size_t)got);
+        keep_tail(out_buf, &out_len, VF_RUNNER_KEEP, chunk, n_got);
       } else {
-        keep_tail(err_buf, &err_len, VF_RUNNER_TAIL, chunk, (size_t)got);
+        keep_tail(err_buf, &err_len, VF_RUNNER_TAIL, chunk, n_got);
       }
     }
   }
