@@ -1,4 +1,7 @@
 /* rigor validate / plan / config as a user runs them: exit codes and printed text. */
+#include <dirent.h>
+#include <stdbool.h>
+#include <unistd.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -131,11 +134,47 @@ static void test_config_prints_hash(void **state) {
   free(path);
 }
 
+/* Every experiment file shipped under configs/<plugin>/ (and the quickstart) validates against the
+ * real plugins; `base.yaml` fragments are only read through `extends`. nccl's files are skipped
+ * where the nccl plugin was not built. */
+static void test_shipped_plugin_configs_validate(void **state) {
+  (void)state;
+  const char *folders[] = {"configs", "configs/stream", "configs/x280", "configs/nccl",
+                           "configs/pto_vf"};
+  char nccl_so[4096];
+  snprintf(nccl_so, sizeof nccl_so, "%s/nccl.so", RIGOR_PLUGIN_DIR);
+  bool have_nccl = access(nccl_so, R_OK) == 0;
+  int checked = 0;
+  for (size_t f = 0; f < sizeof folders / sizeof *folders; f++) {
+    char folder[4096];
+    snprintf(folder, sizeof folder, "%s/%s", RIGOR_SOURCE_DIR, folders[f]);
+    DIR *d = opendir(folder);
+    assert_non_null(d);
+    struct dirent *ent;
+    while ((ent = readdir(d))) {
+      size_t len = strlen(ent->d_name);
+      if (len < 6 || strcmp(ent->d_name + len - 5, ".yaml") != 0) continue;
+      if (strcmp(ent->d_name, "base.yaml") == 0) continue;
+      if (strcmp(folders[f], "configs/nccl") == 0 && !have_nccl) continue;
+      char args[8192], *out = NULL;
+      snprintf(args, sizeof args, "validate '%s/%s'", folder, ent->d_name);
+      int code = rigor(args, &out);
+      if (code != 0 || !strstr(out, ": ok ("))
+        fail_msg("%s/%s: exit %d: %s", folders[f], ent->d_name, code, out);
+      free(out);
+      checked++;
+    }
+    closedir(d);
+  }
+  assert_true(checked >= 15);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_validate_exit_codes),
       cmocka_unit_test(test_plan_prints_blocks_and_commands),
       cmocka_unit_test(test_config_prints_hash),
+      cmocka_unit_test(test_shipped_plugin_configs_validate),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
