@@ -9,6 +9,7 @@ function(rigor_add_test name)
   cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;LIBS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE PkgConfig::CMOCKA ${ARG_LIBS})
+  target_compile_options(${name} PRIVATE -Werror=implicit-function-declaration)
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/core/include ${PROJECT_SOURCE_DIR}/tests/common)
   target_compile_definitions(${name} PRIVATE
     RIGOR_SOURCE_DIR="${PROJECT_SOURCE_DIR}"

@@ -4,7 +4,7 @@
 #include <stdint.h>
 
 #include "fuzz_file.h"
-#include "results.h"
+#include "reader.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const char *path = fuzz_file_write("results.jsonl", data, size);

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "plan.h"
+#include "rng.h"
 
 typedef struct fx_spec {
   const char *name;   /* experiment */

@@ -6,14 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 
 #include <cmocka.h>
 
 #include "analysis.h"
 #include "fixture.h"
-#include "results.h"
+#include "reader.h"
 #include "rigor/plugin.h"
 
 #define DIR RIGOR_BINARY_DIR "/tests/analysis-data"
@@ -384,36 +383,6 @@ static void test_rounds(void **state) {
   free(out);
 }
 
-static void test_large_file_speed(void **state) {
-  (void)state;
-  fx_spec_t s;
-  fx_defaults(&s);
-  s.n_variants = 4;
-  s.n_blocks = 25;
-  s.cycles = 100;
-  s.points = 10; /* 4 x 25 runs x 100 cycles x 10 points = 100,000 samples */
-  s.cv = 0.01;
-  fx_write(DIR "/large.jsonl", &s);
-  /* CPU time of the child, which other work on a shared machine does not inflate. */
-  struct rusage before, after;
-  getrusage(RUSAGE_CHILDREN, &before);
-  char *out;
-  assert_int_equal(run_rigor("report " DIR "/large.jsonl", &out), 0);
-  getrusage(RUSAGE_CHILDREN, &after);
-  double secs = (double)(after.ru_utime.tv_sec - before.ru_utime.tv_sec) +
-                1e-6 * (double)(after.ru_utime.tv_usec - before.ru_utime.tv_usec) +
-                (double)(after.ru_stime.tv_sec - before.ru_stime.tv_sec) +
-                1e-6 * (double)(after.ru_stime.tv_usec - before.ru_stime.tv_usec);
-  print_message("report of 100,000 samples: %.3f s of CPU\n", secs);
-  assert_non_null(strstr(out, "v3"));
-  free(out);
-#ifdef RIGOR_SANITIZED
-  assert_true(secs < 30); /* ASan and UBSan slow everything about tenfold */
-#else
-  assert_true(secs < 3);
-#endif
-}
-
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_reader_truncated_last_line),
@@ -425,7 +394,6 @@ int main(void) {
       cmocka_unit_test(test_compare_aa_false_positives),
       cmocka_unit_test(test_compare_identity_invalid_unstable),
       cmocka_unit_test(test_rounds),
-      cmocka_unit_test(test_large_file_speed),
   };
   return cmocka_run_group_tests(tests, setup, NULL);
 }

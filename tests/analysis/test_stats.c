@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include "rigor/plugin.h"
+#include "inference.h"
 #include "stats.h"
 
 /* cmocka's float assertion works in single precision; the vectors need double. */

@@ -1,5 +1,7 @@
 #include "support.h"
 
+#include "environment.h"
+
 #include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +39,7 @@ int load(const char *path, const rigor_config_opts_t *base, rigor_config_t **cfg
   rigor_config_opts_t opts = {0};
   if (base) opts = *base;
   opts.search.extra_dirs = dirs;
+  if (!opts.check_machine) opts.check_machine = rigor_environment_check;
   return rigor_config_load(path, &opts, cfg, err, errlen);
 }
 

@@ -8,7 +8,10 @@
 
 #include <cmocka.h>
 
+#include "canonical.h"
+#include "digest.h"
 #include "experiment.h"
+#include "timing.h"
 #include "support.h"
 
 static char *dir;

@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "canonical.h"
 #include "experiment.h"
 #include "support.h"
 

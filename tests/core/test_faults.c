@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "results.h"
+#include "reader.h"
 #include "support.h"
 
 static char *dir;

@@ -8,7 +8,10 @@
 #include <sched.h>
 #include <string.h>
 
-#include "env.h"
+#include <stdbool.h>
+
+#include "rigor/plugin.h"
+#include "affinity.h"
 
 static cpu_set_t original;
 

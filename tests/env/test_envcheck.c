@@ -12,7 +12,11 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "env.h"
+#include <stdbool.h>
+
+#include "rigor/plugin.h"
+#include "checks.h"
+#include "noise.h"
 #include "fakeroot.h"
 
 static const char *const check_names[] = {"governor", "boost", "load", "busy_processes",

@@ -6,7 +6,10 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "env.h"
+#include <stdbool.h>
+
+#include "rigor/plugin.h"
+#include "envpad.h"
 
 static char a[RIGOR_ENV_PAD_MAX + 1], b[RIGOR_ENV_PAD_MAX + 1];
 

@@ -11,7 +11,11 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "env.h"
+#include <stdbool.h>
+
+#include "rigor/plugin.h"
+#include "digest.h"
+#include "identity.h"
 #include "fakeroot.h"
 
 static void test_host_identity_from_a_machine_tree(void **state) {

@@ -14,7 +14,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "env.h"
+#include <stdbool.h>
+
+#include "rigor/plugin.h"
+#include "noise.h"
 
 static int last_cpu;
 

@@ -9,7 +9,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "env.h"
+#include <stdbool.h>
+
+#include "rigor/plugin.h"
+#include "clock_flags.h"
+#include "telemetry.h"
 #include "fakeroot.h"
 
 static void sleep_ms(int ms) {

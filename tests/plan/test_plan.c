@@ -1,4 +1,5 @@
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -8,11 +9,15 @@
 #include <cmocka.h>
 
 #include "plan.h"
+#include "rng.h"
 #include "rigor/plugin.h"
 
-static rigor_schedule_t build(rigor_order_design_t design, uint32_t n, uint32_t blocks,
-                              uint64_t seed, bool randomize) {
-  rigor_order_t o = {.design = design, .replicates = blocks, .seed = seed, .randomize = randomize};
+static rigor_schedule_t build(const char *design, uint32_t n, uint32_t blocks, uint64_t seed,
+                              bool randomize) {
+  rigor_order_t o = {.design = rigor_design_find(design),
+                     .replicates = blocks,
+                     .seed = seed,
+                     .randomize = randomize};
   rigor_schedule_t s;
   assert_int_equal(rigor_plan_build(&o, n, &s), 0);
   assert_int_equal(s.n_blocks, blocks);
@@ -68,7 +73,7 @@ static void assert_carryover_balanced(const rigor_schedule_t *s, uint32_t from, 
 
 static void test_sequential_and_mirrored(void **state) {
   (void)state;
-  rigor_schedule_t s = build(RIGOR_ORDER_SEQUENTIAL, 3, 2, 0, false);
+  rigor_schedule_t s = build("sequential", 3, 2, 0, false);
   const uint32_t seq[] = {0, 1, 2, 0, 1, 2};
   assert_memory_equal(s.cells, seq, sizeof seq);
   assert_int_equal(s.square_rows, 0);
@@ -76,12 +81,12 @@ static void test_sequential_and_mirrored(void **state) {
   rigor_schedule_free(&s);
 
   /* The seed's blocking order: z0 z1 z2 z3, then z3 z2 z1 z0. */
-  s = build(RIGOR_ORDER_MIRRORED, 4, 3, 0, false);
+  s = build("mirrored", 4, 3, 0, false);
   const uint32_t mir[] = {0, 1, 2, 3, 3, 2, 1, 0, 0, 1, 2, 3};
   assert_memory_equal(s.cells, mir, sizeof mir);
   /* Mean position is equal for every variant over an even number of blocks. */
   rigor_schedule_free(&s);
-  s = build(RIGOR_ORDER_MIRRORED, 5, 2, 0, false);
+  s = build("mirrored", 5, 2, 0, false);
   for (uint32_t v = 0; v < 5; v++) {
     uint32_t sum = 0;
     for (uint32_t b = 0; b < 2; b++)
@@ -95,7 +100,7 @@ static void test_sequential_and_mirrored(void **state) {
 static void test_latin_is_the_seed_square(void **state) {
   (void)state;
   /* w0 w1 w5 w20 / w1 w5 w20 w0 / w5 w20 w0 w1 / w20 w0 w1 w5 */
-  rigor_schedule_t s = build(RIGOR_ORDER_LATIN, 4, 4, 0, false);
+  rigor_schedule_t s = build("latin", 4, 4, 0, false);
   const uint32_t expect[] = {0, 1, 2, 3, 1, 2, 3, 0, 2, 3, 0, 1, 3, 0, 1, 2};
   assert_memory_equal(s.cells, expect, sizeof expect);
   assert_int_equal(s.square_rows, 4);
@@ -106,7 +111,7 @@ static void test_latin_is_the_seed_square(void **state) {
 static void test_latin_balances_positions(void **state) {
   (void)state;
   for (uint32_t n = 1; n <= 9; n++) {
-    rigor_schedule_t s = build(RIGOR_ORDER_LATIN, n, 2 * n, 0, false);
+    rigor_schedule_t s = build("latin", n, 2 * n, 0, false);
     assert_blocks_are_permutations(&s);
     assert_positions_balanced(&s, 0, n, 1);
     assert_positions_balanced(&s, 0, 2 * n, 2);
@@ -117,7 +122,7 @@ static void test_latin_balances_positions(void **state) {
 static void test_cyclic_latin_does_not_balance_carryover(void **state) {
   (void)state;
   /* In a cyclic square, variant v is always followed by v+1: carryover is confounded. */
-  rigor_schedule_t s = build(RIGOR_ORDER_LATIN, 4, 4, 0, false);
+  rigor_schedule_t s = build("latin", 4, 4, 0, false);
   for (uint32_t b = 0; b < 4; b++)
     for (uint32_t p = 0; p + 1 < 4; p++)
       assert_int_equal(cell(&s, b, p + 1), (cell(&s, b, p) + 1) % 4);
@@ -126,14 +131,14 @@ static void test_cyclic_latin_does_not_balance_carryover(void **state) {
 
 static void test_williams_even(void **state) {
   (void)state;
-  rigor_schedule_t s = build(RIGOR_ORDER_WILLIAMS, 4, 4, 0, false);
+  rigor_schedule_t s = build("williams", 4, 4, 0, false);
   /* f = 0, 1, 3, 2; row i = f + i (mod 4). */
   const uint32_t expect[] = {0, 1, 3, 2, 1, 2, 0, 3, 2, 3, 1, 0, 3, 0, 2, 1};
   assert_memory_equal(s.cells, expect, sizeof expect);
   assert_int_equal(s.square_rows, 4);
   rigor_schedule_free(&s);
   for (uint32_t n = 2; n <= 12; n += 2) {
-    s = build(RIGOR_ORDER_WILLIAMS, n, n, 0, false);
+    s = build("williams", n, n, 0, false);
     assert_blocks_are_permutations(&s);
     assert_positions_balanced(&s, 0, n, 1);
     assert_carryover_balanced(&s, 0, n, 1);
@@ -144,7 +149,7 @@ static void test_williams_even(void **state) {
 static void test_williams_odd_uses_two_squares(void **state) {
   (void)state;
   for (uint32_t n = 3; n <= 11; n += 2) {
-    rigor_schedule_t s = build(RIGOR_ORDER_WILLIAMS, n, 2 * n, 0, false);
+    rigor_schedule_t s = build("williams", n, 2 * n, 0, false);
     assert_int_equal(s.square_rows, 2 * n);
     assert_false(s.incomplete);
     assert_blocks_are_permutations(&s);
@@ -152,7 +157,7 @@ static void test_williams_odd_uses_two_squares(void **state) {
     assert_carryover_balanced(&s, 0, 2 * n, 2);
     rigor_schedule_free(&s);
   }
-  rigor_schedule_t s = build(RIGOR_ORDER_WILLIAMS, 3, 6, 0, false);
+  rigor_schedule_t s = build("williams", 3, 6, 0, false);
   const uint32_t expect[] = {0, 1, 2, 1, 2, 0, 2, 0, 1, 2, 1, 0, 0, 2, 1, 1, 0, 2};
   assert_memory_equal(s.cells, expect, sizeof expect);
   rigor_schedule_free(&s);
@@ -160,13 +165,13 @@ static void test_williams_odd_uses_two_squares(void **state) {
 
 static void test_incomplete_square_is_flagged(void **state) {
   (void)state;
-  rigor_schedule_t s = build(RIGOR_ORDER_LATIN, 4, 6, 0, false);
+  rigor_schedule_t s = build("latin", 4, 6, 0, false);
   assert_true(s.incomplete);
   rigor_schedule_free(&s);
-  s = build(RIGOR_ORDER_WILLIAMS, 3, 3, 0, false);
+  s = build("williams", 3, 3, 0, false);
   assert_true(s.incomplete);
   rigor_schedule_free(&s);
-  s = build(RIGOR_ORDER_WILLIAMS, 3, 12, 0, false);
+  s = build("williams", 3, 12, 0, false);
   assert_false(s.incomplete);
   rigor_schedule_free(&s);
 }
@@ -174,25 +179,25 @@ static void test_incomplete_square_is_flagged(void **state) {
 static void test_randomized_squares_keep_balance(void **state) {
   (void)state;
   for (uint64_t seed = 1; seed <= 20; seed++) {
-    rigor_schedule_t s = build(RIGOR_ORDER_LATIN, 5, 10, seed, true);
+    rigor_schedule_t s = build("latin", 5, 10, seed, true);
     assert_blocks_are_permutations(&s);
     assert_positions_balanced(&s, 0, 5, 1);
     assert_positions_balanced(&s, 5, 5, 1);
     rigor_schedule_free(&s);
-    s = build(RIGOR_ORDER_WILLIAMS, 6, 12, seed, true);
+    s = build("williams", 6, 12, seed, true);
     assert_blocks_are_permutations(&s);
     assert_positions_balanced(&s, 0, 6, 1);
     assert_carryover_balanced(&s, 0, 6, 1);
     assert_carryover_balanced(&s, 6, 6, 1);
     rigor_schedule_free(&s);
-    s = build(RIGOR_ORDER_WILLIAMS, 5, 10, seed, true);
+    s = build("williams", 5, 10, seed, true);
     assert_positions_balanced(&s, 0, 10, 2);
     assert_carryover_balanced(&s, 0, 10, 2);
     rigor_schedule_free(&s);
   }
   /* Randomising actually changes the order. */
-  rigor_schedule_t plain = build(RIGOR_ORDER_WILLIAMS, 6, 6, 3, false);
-  rigor_schedule_t shuffled = build(RIGOR_ORDER_WILLIAMS, 6, 6, 3, true);
+  rigor_schedule_t plain = build("williams", 6, 6, 3, false);
+  rigor_schedule_t shuffled = build("williams", 6, 6, 3, true);
   assert_memory_not_equal(plain.cells, shuffled.cells, 36 * sizeof(uint32_t));
   rigor_schedule_free(&plain);
   rigor_schedule_free(&shuffled);
@@ -200,18 +205,18 @@ static void test_randomized_squares_keep_balance(void **state) {
 
 static void test_seed_reproduces_schedule(void **state) {
   (void)state;
-  rigor_schedule_t s = build(RIGOR_ORDER_RANDOM, 4, 3, 7, false);
+  rigor_schedule_t s = build("random", 4, 3, 7, false);
   const uint32_t expect[] = {3, 1, 2, 0, 3, 0, 2, 1, 1, 0, 3, 2};
   assert_memory_equal(s.cells, expect, sizeof expect);
   assert_blocks_are_permutations(&s);
-  rigor_schedule_t again = build(RIGOR_ORDER_RANDOM, 4, 3, 7, false);
+  rigor_schedule_t again = build("random", 4, 3, 7, false);
   assert_memory_equal(s.cells, again.cells, 12 * sizeof(uint32_t));
-  rigor_schedule_t other = build(RIGOR_ORDER_RANDOM, 4, 3, 8, false);
+  rigor_schedule_t other = build("random", 4, 3, 8, false);
   assert_memory_not_equal(s.cells, other.cells, 12 * sizeof(uint32_t));
   rigor_schedule_free(&s);
   rigor_schedule_free(&again);
   rigor_schedule_free(&other);
-  rigor_schedule_t lat = build(RIGOR_ORDER_LATIN, 4, 4, 7, true);
+  rigor_schedule_t lat = build("latin", 4, 4, 7, true);
   const uint32_t expect_latin[] = {1, 2, 3, 0, 0, 1, 2, 3, 3, 0, 1, 2, 2, 3, 0, 1};
   assert_memory_equal(lat.cells, expect_latin, sizeof expect_latin);
   rigor_schedule_free(&lat);
@@ -219,15 +224,11 @@ static void test_seed_reproduces_schedule(void **state) {
 
 static void test_adding_blocks_keeps_earlier_ones(void **state) {
   (void)state;
-  const rigor_order_design_t designs[] = {RIGOR_ORDER_RANDOM, RIGOR_ORDER_LATIN,
-                                          RIGOR_ORDER_WILLIAMS, RIGOR_ORDER_MIRRORED};
+  const char *const designs[] = {"random", "latin", "williams", "mirrored"};
   for (size_t d = 0; d < 4; d++) {
-    rigor_schedule_t few =
-        build(designs[d], 5, 3, 99,
-              designs[d] != RIGOR_ORDER_RANDOM && designs[d] != RIGOR_ORDER_MIRRORED);
-    rigor_schedule_t many =
-        build(designs[d], 5, 40, 99,
-              designs[d] != RIGOR_ORDER_RANDOM && designs[d] != RIGOR_ORDER_MIRRORED);
+    bool randomize = rigor_design_find(designs[d])->randomisable;
+    rigor_schedule_t few = build(designs[d], 5, 3, 99, randomize);
+    rigor_schedule_t many = build(designs[d], 5, 40, 99, randomize);
     assert_memory_equal(few.cells, many.cells, 15 * sizeof(uint32_t));
     assert_blocks_are_permutations(&many);
     rigor_schedule_free(&few);
@@ -237,7 +238,7 @@ static void test_adding_blocks_keeps_earlier_ones(void **state) {
 
 static void test_random_positions_are_roughly_uniform(void **state) {
   (void)state;
-  rigor_schedule_t s = build(RIGOR_ORDER_RANDOM, 4, 4000, 1, false);
+  rigor_schedule_t s = build("random", 4, 4000, 1, false);
   uint32_t count[4][4] = {{0}};
   for (uint32_t b = 0; b < 4000; b++)
     for (uint32_t p = 0; p < 4; p++)
@@ -268,12 +269,31 @@ static void test_rng_reference_values(void **state) {
 static void test_invalid_arguments(void **state) {
   (void)state;
   rigor_schedule_t s;
-  rigor_order_t o = {.design = RIGOR_ORDER_LATIN, .replicates = 0};
+  rigor_order_t o = {.design = rigor_design_find("latin"), .replicates = 0};
   assert_int_equal(rigor_plan_build(&o, 3, &s), RIGOR_EINVAL);
   o.replicates = 1;
   assert_int_equal(rigor_plan_build(&o, 0, &s), RIGOR_EINVAL);
-  assert_string_equal(rigor_order_design_names[RIGOR_ORDER_WILLIAMS], "williams");
-  assert_null(rigor_order_design_names[RIGOR_ORDER_RANDOM + 1]);
+  o.design = NULL;
+  assert_int_equal(rigor_plan_build(&o, 3, &s), RIGOR_EINVAL);
+  assert_null(rigor_design_find("latinx"));
+}
+
+/* The designs table: one entry per design, and what config and analysis read from it. */
+static void test_designs_table(void **state) {
+  (void)state;
+  const char *const *names = rigor_design_names();
+  const char *const expected[] = {"sequential", "mirrored", "latin", "williams", "random", NULL};
+  for (size_t i = 0; expected[i]; i++)
+    assert_string_equal(names[i], expected[i]);
+  assert_null(names[5]);
+  assert_true(rigor_design_find("williams")->balances_carryover);
+  assert_false(rigor_design_find("latin")->balances_carryover);
+  assert_false(rigor_design_find("sequential")->balances_position);
+  assert_true(rigor_design_find("latin")->randomisable);
+  assert_false(rigor_design_find("random")->randomisable);
+  assert_int_equal(rigor_design_find("williams")->square_rows(5), 10);
+  assert_int_equal(rigor_design_find("williams")->square_rows(4), 4);
+  assert_null(rigor_design_find("mirrored")->square_rows);
 }
 
 int main(void) {
@@ -291,6 +311,7 @@ int main(void) {
       cmocka_unit_test(test_random_positions_are_roughly_uniform),
       cmocka_unit_test(test_rng_reference_values),
       cmocka_unit_test(test_invalid_arguments),
+      cmocka_unit_test(test_designs_table),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,136 @@
+/* Analysis of results files: samples grouped into (experiment, variant, point) rows with their
+ * statistics and gate verdict, run outcomes per variant, variance components, and the position
+ * and carryover effects of balanced orders. Statistics use samples with status ok from runs
+ * with status ok; samples of an attempt without a run record are ignored. */
+#ifndef RIGOR_ANALYSIS_H
+#define RIGOR_ANALYSIS_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "format.h"
+#include "inference.h"
+#include "stats.h"
+
+#define RIGOR_GATE_CV_MAX_DEFAULT      0.05
+#define RIGOR_GATE_MIN_SAMPLES_DEFAULT 5
+/* Variance components suggest runs and cycles for a 95% interval of +-1% of the mean. */
+#define RIGOR_VARIANCE_TARGET 0.01
+
+typedef enum {
+  RIGOR_VERDICT_STABLE = 0,
+  RIGOR_VERDICT_UNSTABLE, /* CV above gate.cv_max */
+  RIGOR_VERDICT_TOO_FEW,  /* fewer samples than gate.min_samples */
+  RIGOR_VERDICT_WRONG,    /* some sample failed its correctness check */
+  RIGOR_VERDICT_NO_DATA,  /* no usable sample */
+} rigor_verdict_t;
+const char *rigor_verdict_name(rigor_verdict_t v);
+
+typedef struct rigor_metric_summary {
+  char *name;
+  size_t n;
+  double median, min;
+} rigor_metric_summary_t;
+
+typedef struct rigor_row {
+  uint32_t variant, point;
+  const char *variant_label, *point_label; /* borrowed from the records */
+  json_t *point_params;                    /* borrowed, may be NULL */
+  /* Usable samples in file order, with the run and cycle each came from. */
+  size_t n;
+  double *times;
+  uint32_t *run_of, *cycle_of;
+  rigor_summary_t time;
+  double first_cycle_penalty; /* median over runs; NaN when no run has 2 cycles */
+  /* Per-iteration timing, when the samples carry it: iteration CV is the median of the
+   * per-sample CVs (variation inside one window); percentiles pool the raw iterations when
+   * present, otherwise they are medians of the per-sample figures. */
+  bool has_iterations;
+  size_t iter_n;
+  double iter_min, iter_max, iter_p50, iter_p95, iter_p99, iter_cv;
+  const char *window;                           /* "wall" or "cputime" */
+  double iters, agg, bytes, flops, bus_factor;  /* per operation, from the usable samples */
+  double bytes_per_s, flops_per_s, busbw_per_s; /* medians; NaN when not derivable */
+  double best_bytes_per_s; /* STREAM's figure: bytes / min time, first cycle excluded */
+  size_t n_wrong, n_too_short, n_invalid; /* sample statuses over complete runs */
+  rigor_metric_summary_t *metrics;
+  size_t n_metrics;
+  double cv_max;
+  uint32_t min_samples;
+  rigor_verdict_t verdict;
+  /* Kalibera & Jones components when >= 2 ok runs each give the same number (>= 2) of cycles. */
+  bool has_variance;
+  rigor_variance_t variance;
+  uint32_t suggest_cycles, suggest_runs; /* 0 when the costs are unknown */
+} rigor_row_t;
+
+typedef struct rigor_run_info {
+  uint32_t run, attempt, block, position, variant;
+  rigor_run_status_t status;
+  const char *reason; /* borrowed, may be NULL */
+  json_t *record;     /* borrowed */
+  size_t n_samples, n_wrong;
+} rigor_run_info_t;
+
+typedef struct rigor_variant_info {
+  uint32_t index;
+  const char *label;
+  json_t *axes, *settings; /* borrowed from the experiment record, may be NULL */
+  size_t status_count[RIGOR_RUN_STATUS_COUNT];
+  json_t *reasons; /* array of "run K: status: reason" */
+  json_t *flags;   /* object: flag -> number of runs */
+} rigor_variant_info_t;
+
+/* Position and carryover effects at one point: each ok run's median time divided by its
+ * variant's median (which removes the treatment), then the median of those ratios by
+ * execution position, and by preceding variant for Williams designs. Effects are fractions;
+ * spreads are max - min. */
+typedef struct rigor_design_effect {
+  uint32_t point;
+  const char *point_label;
+  size_t n_positions;
+  double *position; /* NaN where no run sat */
+  double position_spread;
+  bool has_carryover;
+  size_t n_preceding;
+  double *carryover; /* indexed by preceding variant */
+  double carryover_spread;
+  double treatment_spread; /* max / min of the variants' medians - 1 */
+  bool warn_position, warn_carryover;
+} rigor_design_effect_t;
+
+typedef struct rigor_exp_analysis {
+  char *name;
+  const char *source; /* the results file */
+  json_t *record;     /* the experiment record (borrowed), may be NULL */
+  const char *design; /* schedule design, or NULL */
+  bool incomplete_design;
+  rigor_variant_info_t *variants;
+  size_t n_variants;
+  rigor_run_info_t *runs;
+  size_t n_runs;
+  rigor_row_t *rows; /* ordered by variant, then point */
+  size_t n_rows;
+  rigor_design_effect_t *effects;
+  size_t n_effects;
+  size_t ignored_samples; /* samples of attempts that have no run record */
+} rigor_exp_analysis_t;
+
+typedef struct rigor_analysis {
+  json_t *records; /* one array per file; everything borrowed points into these */
+  char **sources;
+  size_t n_sources;
+  bool *truncated; /* per source */
+  rigor_exp_analysis_t *exps;
+  size_t n_exps;
+} rigor_analysis_t;
+
+/* Loads and analyses results files. Each file's experiments are analysed on their own (run
+ * indices are per file). Errors are "file:line:col: message" or "file: ...". */
+int rigor_analysis_load(const char *const *paths, size_t n_paths, rigor_analysis_t **out, char *err,
+                        size_t errlen);
+void rigor_analysis_free(rigor_analysis_t *a);
+
+#endif

@@ -1,0 +1,11 @@
+/* "Did you mean": the closest of a list of words, for error messages. */
+#ifndef RIGOR_SUGGEST_H
+#define RIGOR_SUGGEST_H
+
+#include <stddef.h>
+
+/* The candidate within a small edit distance of `word` (1 for words of up to 4 characters,
+ * otherwise a third of the word's length, plus one), or NULL. Stops at n or a NULL entry. */
+const char *rigor_closest(const char *word, const char *const *candidates, size_t n);
+
+#endif

@@ -1,0 +1,58 @@
+#include "jobs.h"
+
+#include <stdlib.h>
+
+#include "rigor/plugin.h"
+
+static int job_of(const rigor_experiment_t *e, rigor_job_t *j) {
+  rigor_job_variant_t *variants = calloc(e->n_variants ? e->n_variants : 1, sizeof *variants);
+  if (!variants) return RIGOR_ENOMEM;
+  for (uint32_t i = 0; i < e->n_variants; i++)
+    variants[i] = (rigor_job_variant_t){.label = e->variants[i].label,
+                                        .axes = e->variants[i].axes,
+                                        .settings = e->variants[i].settings};
+  const char *plugin = json_string_value(json_object_get(e->resolved, "plugin"));
+  if (!plugin && e->n_variants)
+    plugin = json_string_value(json_object_get(e->variants[0].settings, "plugin"));
+  *j = (rigor_job_t){
+      .name = e->name,
+      .source = e->source,
+      .hash = e->hash,
+      .plugin = plugin ? plugin : "",
+      .output = e->output,
+      .config = e->resolved,
+      .schedule = rigor_schedule_describe(&e->order, &e->schedule),
+      .variants = variants,
+      .n_variants = e->n_variants,
+      .cells = e->schedule.cells,
+      .n_blocks = e->schedule.n_blocks,
+      .seed = e->order.seed,
+      .runs_commands = e->runs_commands,
+  };
+  return j->schedule ? 0 : RIGOR_ENOMEM;
+}
+
+int rigor_jobs_build(const rigor_config_t *cfg, rigor_jobs_t *out) {
+  out->n = 0;
+  out->jobs = calloc(cfg->n_experiments ? cfg->n_experiments : 1, sizeof *out->jobs);
+  if (!out->jobs) return RIGOR_ENOMEM;
+  for (uint32_t i = 0; i < cfg->n_experiments; i++) {
+    int rc = job_of(&cfg->experiments[i], &out->jobs[out->n]);
+    out->n++;
+    if (rc) {
+      rigor_jobs_free(out);
+      return rc;
+    }
+  }
+  return 0;
+}
+
+void rigor_jobs_free(rigor_jobs_t *jobs) {
+  for (size_t i = 0; i < jobs->n; i++) {
+    free((void *)jobs->jobs[i].variants);
+    json_decref((json_t *)jobs->jobs[i].schedule);
+  }
+  free(jobs->jobs);
+  jobs->jobs = NULL;
+  jobs->n = 0;
+}

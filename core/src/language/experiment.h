@@ -1,0 +1,73 @@
+/* The resolved experiment: what the config loader produces and the runner consumes.
+ *
+ * Everything resolved is kept as canonical JSON (jansson), so the same object is printed by
+ * `rigor config`, hashed into the results, shipped to a launcher's child, and read by the runner.
+ * Canonical forms: sizes are integers in bytes, durations are seconds (real), percentages are
+ * fractions (5% -> 0.05), enums are their choice strings, keys are sorted when dumped.
+ *
+ * A variant's `settings` object has exactly these members:
+ *   plugin       string
+ *   params       object  param name -> canonical value (every schema param, defaults filled)
+ *   sweep        array   [{"axis": param name, "values": [canonical values...]}, ...]; the
+ *                         in-process points are their cartesian product, first axis outermost
+ *   timing       object  see rigor_timing_t (all fields present)
+ *   environment  object  {affinity, noise, randomize_env, telemetry} (see env.h)
+ *   gate         object  {cv_max, min_samples}
+ *   launcher     array of strings, or null
+ *   ranks        integer, the "{ranks}" of a launcher
+ *   deadline     real seconds or null
+ * Variants share unchanged sub-objects by reference count: treat settings as read-only.
+ */
+#ifndef RIGOR_EXPERIMENT_H
+#define RIGOR_EXPERIMENT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "loader.h"
+#include "plan.h"
+
+typedef struct rigor_variant {
+  char *label;      /* human label: axis labels joined by ", " ("warmup=5, noise=same-core") */
+  json_t *axes;     /* object: axis key ("timing.warmup", "bytes") -> value or its label */
+  json_t *settings; /* fully resolved settings, as described above */
+} rigor_variant_t;
+
+typedef struct rigor_experiment {
+  char *name;
+  char *source;     /* the file it came from */
+  json_t *resolved; /* canonical resolved experiment (what `rigor config` prints) */
+  char hash[65];    /* SHA-256 (hex) of the canonical dump of `resolved` */
+  rigor_variant_t *variants;
+  uint32_t n_variants;
+  rigor_order_t order;
+  rigor_schedule_t schedule;
+  char *output;       /* results file path, resolved against the current directory */
+  bool runs_commands; /* some variant would execute an external command */
+} rigor_experiment_t;
+
+typedef struct rigor_config {
+  char *path;
+  rigor_experiment_t *experiments;
+  uint32_t n_experiments;
+  json_t *warnings; /* array of strings */
+} rigor_config_t;
+
+typedef struct rigor_config_opts {
+  rigor_plugin_search_t search; /* where plugins are found (loader.h) */
+  bool allow_external_extends;
+  const char *only;            /* --only NAME, or NULL */
+  const char *output_override; /* -o OUT, or NULL */
+  /* Checks a canonical environment field ("affinity", "noise") against this machine: the
+   * language reads no hardware itself, so the caller lends the check. NULL checks nothing. */
+  int (*check_machine)(const char *field, const json_t *value, char *err, size_t errlen);
+} rigor_config_opts_t;
+
+/* Parse, resolve and validate a YAML experiment file against the plugins' schemas. On error
+ * returns RIGOR_ECONFIG and writes "file:line:col: message\n  source line\n  caret" to err. */
+int rigor_config_load(const char *path, const rigor_config_opts_t *opts, rigor_config_t **out,
+                      char *err, size_t errlen);
+void rigor_config_free(rigor_config_t *cfg);
+
+#endif

@@ -1,0 +1,149 @@
+/* Internals shared by the config loader's files: the node tree, diagnostics, field converters. */
+#ifndef RIGOR_LANGUAGE_INTERNAL_H
+#define RIGOR_LANGUAGE_INTERNAL_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "experiment.h"
+#include "bounds.h"
+
+/* Bounds on the document walk: aliases share nodes, so a naive walk of "a billion laughs" would
+ * expand exponentially. */
+#define RIGOR_CONFIG_MAX_NODES      100000
+#define RIGOR_CONFIG_MAX_DEPTH      64
+#define RIGOR_CONFIG_MAX_FILE_BYTES (16u << 20)
+
+typedef struct rigor__source {
+  char *path; /* as named by the user or the including file */
+  char *real; /* realpath, for cycle and folder checks */
+  char *text;
+  size_t len;
+  struct rigor__source *next;
+} rigor__source_t;
+
+typedef enum { RIGOR__SCALAR, RIGOR__MAP, RIGOR__SEQ } rigor__kind_t;
+
+/* A YAML node with its position. Maps hold keys[i] -> items[i]. Nodes live in the loader's arena
+ * and are shared freely between trees (merging never copies leaves). */
+typedef struct rigor__node {
+  rigor__kind_t kind;
+  const rigor__source_t *src;
+  uint32_t line, col; /* 0-based, as libyaml reports */
+  const char *text;   /* scalars */
+  bool plain;         /* an unquoted scalar (only those can mean null) */
+  size_t n;
+  struct rigor__node **keys;
+  struct rigor__node **items;
+} rigor__node_t;
+
+typedef struct rigor__chunk rigor__chunk_t;
+
+typedef struct rigor__cfg {
+  const rigor_config_opts_t *opts;
+  char *err;
+  size_t errlen;
+  bool failed;
+  rigor__chunk_t *arena;
+  rigor__source_t *sources;
+  json_t *warnings;
+  rigor_loaded_t **plugins; /* loaded once per name for the whole file */
+  size_t n_plugins;
+} rigor__cfg_t;
+
+void *rigor__alloc(rigor__cfg_t *c, size_t size);
+char *rigor__strdup(rigor__cfg_t *c, const char *s);
+void rigor__arena_free(rigor__cfg_t *c);
+
+/* Records the first error as "file:line:col: message" plus the source line and a caret. Returns
+ * RIGOR_ECONFIG. `at` may be NULL for errors without a position. */
+int rigor__fail(rigor__cfg_t *c, const rigor__node_t *at, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void rigor__warn(rigor__cfg_t *c, const rigor__node_t *at, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Reads and parses one file into a node tree. `from` is the node that named it (extends), or NULL
+ * for the top file. */
+int rigor__load_file(rigor__cfg_t *c, const char *path, const rigor__node_t *from,
+                     rigor__node_t **root);
+
+/* The closest candidate within a small edit distance, or NULL. */
+const char *rigor_closest(const char *word, const char *const *candidates, size_t n);
+
+/* Node helpers. */
+const rigor__node_t *rigor__get(const rigor__node_t *map, const char *key);
+bool rigor__is_null(const rigor__node_t *n);
+const char *rigor__kind_name(const rigor__node_t *n);
+int rigor__expect(rigor__cfg_t *c, const rigor__node_t *n, rigor__kind_t kind, const char *what);
+/* Unknown keys are errors with a did-you-mean; `allowed` is NULL-terminated. */
+int rigor__check_keys(rigor__cfg_t *c, const rigor__node_t *map, const char *const *allowed,
+                      const char *where);
+rigor__node_t *rigor__scalar_like(rigor__cfg_t *c, const rigor__node_t *at, const char *text);
+rigor__node_t *rigor__map_without(rigor__cfg_t *c, const rigor__node_t *map, const char *key);
+
+int rigor__get_uint(rigor__cfg_t *c, const rigor__node_t *n, const char *what, uint64_t min,
+                    uint64_t max, uint64_t *out);
+int rigor__get_bool(rigor__cfg_t *c, const rigor__node_t *n, const char *what, bool *out);
+int rigor__get_duration(rigor__cfg_t *c, const rigor__node_t *n, const char *what, double *out);
+int rigor__get_percent(rigor__cfg_t *c, const rigor__node_t *n, const char *what, double min,
+                       double max, double *out);
+int rigor__get_string(rigor__cfg_t *c, const rigor__node_t *n, const char *what, const char **out);
+int rigor__get_enum(rigor__cfg_t *c, const rigor__node_t *n, const char *what,
+                    const char *const *names, int *out);
+
+/* extends: the tree with every `extends:` of this map resolved (deep merge, lists replace). */
+int rigor__expand_extends(rigor__cfg_t *c, const rigor__node_t *map, rigor__node_t **out);
+rigor__node_t *rigor__merge(rigor__cfg_t *c, const rigor__node_t *base, const rigor__node_t *over);
+
+/* Core fields (timing.*, environment.*, gate.*): converters from a node to the canonical value. */
+typedef int (*rigor__convert_fn)(rigor__cfg_t *c, const rigor__node_t *n, const char *what,
+                                 json_t **out);
+typedef struct rigor__field {
+  const char *name;
+  rigor__convert_fn convert;
+  bool numeric;     /* accepts ranges in a matrix */
+  bool object;      /* the value is an object (a labelled map carries its members, not `value`) */
+  bool keeps_label; /* the canonical object has a `label` member of its own (noise) */
+} rigor__field_t;
+
+const rigor__field_t *rigor__field_find(const char *section, const char *name);
+/* The section object with every field defaulted, then the node's members converted. */
+int rigor__section(rigor__cfg_t *c, const char *section, const rigor__node_t *n, json_t **out);
+/* Field names of a section, NULL-terminated (for did-you-mean). */
+const char *const *rigor__section_fields(const char *section);
+
+/* Axes of the in-process sweep and the between-process matrix (axis.c, matrix.c). */
+typedef struct rigor__axis_value {
+  json_t *value;
+  char *label;
+  bool labelled;
+} rigor__axis_value_t;
+
+typedef struct rigor__axis {
+  const char *key;     /* as written: "bytes", "timing.warmup" */
+  const char *section; /* "params", "timing", "environment" */
+  const char *field;
+  const rigor__node_t *node;
+  rigor__axis_value_t *values;
+  size_t n_values;
+  json_t *seen_values; /* canonical text -> index, so duplicate checks stay linear */
+  json_t *seen_labels;
+} rigor__axis_t;
+
+/* Resolves `key` to a plugin param (or, in a matrix, timing.* or environment.*) and converts
+ * `values` into axis->values. */
+int rigor__axis_read(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__node_t *key,
+                     const rigor__node_t *values, bool in_matrix, rigor__axis_t *axis);
+/* The index of the value of `axis` that n names (by label or by value). */
+int rigor__axis_find(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__axis_t *axis,
+                     const rigor__node_t *n, size_t *out);
+void rigor__axis_release(rigor__axis_t *axis);
+
+int rigor__sweep(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__node_t *n, json_t **out);
+int rigor__matrix(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__node_t *n,
+                  const json_t *settings, const json_t *sweep, rigor_experiment_t *e,
+                  json_t **canonical);
+
+#endif

@@ -1,0 +1,55 @@
+/* Balanced run orders: which variant runs at each (block, position). Each order design is one
+ * entry of the designs table; config, plan and the experiment record all read it from there. */
+#ifndef RIGOR_PLAN_H
+#define RIGOR_PLAN_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct rigor_design rigor_design_t;
+
+typedef struct rigor_order {
+  const rigor_design_t *design;
+  uint32_t replicates; /* number of blocks; default 1 */
+  uint64_t seed;       /* default 0 */
+  bool randomize;      /* designs with squares: permute rows and relabel variants with `seed` */
+} rigor_order_t;
+
+struct rigor_design {
+  const char *name;
+  const char *summary;
+  /* Rows of one complete square for n variants, the unit over which the design balances; NULL
+   * when every block stands alone. */
+  uint32_t (*square_rows)(uint32_t n);
+  /* Block b's order before randomisation: out[position] = variant. `row` is the square row the
+   * block takes (b itself for designs without squares). */
+  void (*row)(const rigor_order_t *order, uint32_t n, uint32_t b, uint32_t row, uint32_t *out);
+  bool balances_position;  /* every variant has the same mean position */
+  bool balances_carryover; /* every variant follows every other equally often (first order) */
+  bool randomisable;       /* rows may be permuted and variants relabelled (order.randomize) */
+};
+
+/* The designs, NULL-name-terminated, in the order the docs list them. */
+extern const rigor_design_t rigor_designs[];
+const rigor_design_t *rigor_design_find(const char *name);
+/* The designs' names, NULL-terminated (for enum parsing and did-you-mean). */
+const char *const *rigor_design_names(void);
+
+typedef struct rigor_schedule {
+  uint32_t n_blocks;
+  uint32_t n_variants;
+  uint32_t *cells;      /* cells[block * n_variants + position] = variant index */
+  uint32_t square_rows; /* rows of one complete square; 0 when the design has none */
+  bool incomplete;      /* n_blocks is not a multiple of square_rows */
+} rigor_schedule_t;
+
+/* Builds the schedule; returns 0 or RIGOR_EINVAL / RIGOR_ENOMEM. Block b depends only on the
+ * order and b, so a longer schedule starts with the shorter one. */
+int rigor_plan_build(const rigor_order_t *order, uint32_t n_variants, rigor_schedule_t *out);
+void rigor_schedule_free(rigor_schedule_t *s);
+/* The schedule as the experiment record holds it: {design, seed, replicates, randomize,
+ * square_rows, incomplete, blocks: [[variant per position]...]}. */
+json_t *rigor_schedule_describe(const rigor_order_t *order, const rigor_schedule_t *s);
+
+#endif

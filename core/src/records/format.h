@@ -1,0 +1,69 @@
+/* The results format, rigor.result/1 (docs/results-format.md): JSON Lines, one record per line,
+ * of four types. This file is the format's one home: the schema name, the run statuses, and
+ * builders for every record the runner writes. */
+#ifndef RIGOR_FORMAT_H
+#define RIGOR_FORMAT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define RIGOR_RESULT_SCHEMA "rigor.result/1"
+
+/* A run's status, written as its name in run records. */
+typedef enum {
+  RIGOR_RUN_OK = 0,
+  RIGOR_RUN_FAILED,
+  RIGOR_RUN_CRASHED,
+  RIGOR_RUN_TIMEOUT,
+  RIGOR_RUN_SKIPPED,
+  RIGOR_RUN_INVALID,
+  RIGOR_RUN_INTERRUPTED,
+  RIGOR_RUN_STATUS_COUNT,
+} rigor_run_status_t;
+extern const char *const rigor_run_status_names[]; /* indexed by rigor_run_status_t */
+/* The status named `name`; unknown or NULL names read as failed. */
+rigor_run_status_t rigor_run_status_parse(const char *name);
+/* A run that --resume does not repeat: it finished (ok, skipped on this machine, or invalid). */
+bool rigor_run_status_final(rigor_run_status_t s);
+
+/* A record of `type` with its schema and experiment set. */
+json_t *rigor_record_new(const char *type, const char *experiment);
+/* The members every line from a run carries: schema, experiment, run, attempt, variant. */
+void rigor_record_stamp(json_t *rec, const char *experiment, uint32_t run, uint32_t attempt,
+                        uint32_t variant);
+
+/* What an experiment record holds besides what the config resolved. */
+typedef struct rigor_experiment_record {
+  const char *name, *hash, *source;
+  const json_t *config;   /* the canonical resolved experiment */
+  const json_t *variants; /* [{index, label, axes, settings}] */
+  const json_t
+      *schedule;  /* {design, seed, replicates, randomize, square_rows, incomplete, blocks} */
+  json_t *plugin; /* {name, version, file, sha256, params, metrics}; taken */
+  double clock_resolution_s, clock_now_cost_s;
+  json_t *identity, *checks; /* taken */
+  const char *rigor_version, *rigor_git;
+} rigor_experiment_record_t;
+json_t *rigor_record_experiment(const rigor_experiment_record_t *x);
+
+/* What a run record holds. */
+typedef struct rigor_run_record {
+  const char *experiment, *label;
+  uint32_t run, attempt, block, position, variant;
+  rigor_run_status_t status;
+  const char *reason; /* kept only for a status other than ok; NULL for none */
+  int signal;         /* 0 for none */
+  int exit_code;      /* < 0 for none */
+  const char *start, *end;
+  double elapsed_s;
+  json_t *affinity, *noise, *telemetry, *plugin_identity; /* taken; NULL writes null ({}) */
+  long env_pad;                                           /* < 0 for none */
+} rigor_run_record_t;
+json_t *rigor_record_run(const rigor_run_record_t *x);
+
+/* One raw telemetry sample of a run, for the RESULTS.telemetry.jsonl sidecar. */
+json_t *rigor_record_telemetry(const json_t *sample, const char *experiment, uint32_t run,
+                               uint32_t attempt);
+
+#endif

@@ -1,0 +1,25 @@
+/* What --resume finds in a results file: which runs finished, and the attempts made. */
+#ifndef RIGOR_RESUME_H
+#define RIGOR_RESUME_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct rigor_resume {
+  bool have_experiment; /* the file already holds this experiment's record */
+  size_t n_runs;
+  uint8_t *done;     /* per run: 1 once a record gave it a final status (ok, skipped, invalid) */
+  uint32_t *attempt; /* per run: the last attempt seen, 0 for none */
+} rigor_resume_t;
+
+/* Scans `path` for experiment `name` with `n_runs` runs. A different experiment hash is refused
+ * (RIGOR_ECONFIG, naming the config paths that changed against `config`). A half-written last
+ * line, which a killed writer leaves, is cut so that appended records start on a line of their
+ * own (RIGOR_EIO when that fails). */
+int rigor_resume_scan(const char *path, const char *name, const char *hash, const json_t *config,
+                      size_t n_runs, rigor_resume_t *out, char *err, size_t errlen);
+void rigor_resume_free(rigor_resume_t *r);
+
+#endif

@@ -1,0 +1,228 @@
+#include "child.h"
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "affinity.h"
+#include "clock.h"
+#include "errors.h"
+#include "measure.h"
+#include "params.h"
+#include "telemetry.h"
+#include "timing.h"
+#include "wire.h"
+
+typedef struct child {
+  const rigor_child_args_t *a;
+  rigor_ctx_t ctx;
+  void *state;
+  atomic_bool ready; /* init succeeded and fini not yet called: the hook may read state */
+} child_t;
+
+/* Only rank 0 reports; the other ranks of a launcher job measure alongside it. */
+static void send(const rigor_child_args_t *a, json_t *msg) {
+  rigor_wire_send(a->comm->rank == 0 ? a->out_fd : -1, msg);
+}
+
+static void emit_sample(void *arg, json_t *sample) {
+  const rigor_child_args_t *a = arg;
+  rigor_record_stamp(sample, a->experiment_name, a->run, a->attempt, a->variant);
+  send(a, sample);
+}
+
+static void on_error(void *arg, int code, const char *message) {
+  send(arg, rigor_wire_error(code, rigor_err_name(code), message));
+}
+
+static int telemetry_hook(void *arg, rigor_telemetry_value_t *out, int cap) {
+  child_t *c = arg;
+  if (!c->a->plugin->telemetry || !atomic_load(&c->ready)) return 0;
+  return c->a->plugin->telemetry(&c->ctx, c->state, out, cap);
+}
+
+static json_t *identity_json(child_t *c) {
+  json_t *o = json_object();
+  const rigor_plugin_t *p = c->a->plugin;
+  if (!p->identity) return o;
+  rigor_kv_t kv[64];
+  memset(kv, 0, sizeof kv);
+  int n = p->identity(&c->ctx, c->state, kv, 64);
+  for (int i = 0; i < n && i < 64; i++) {
+    kv[i].key[sizeof kv[i].key - 1] = '\0';
+    kv[i].value[sizeof kv[i].value - 1] = '\0';
+    json_object_set_new(o, kv[i].key, json_string(kv[i].value));
+  }
+  return o;
+}
+
+typedef struct points {
+  void **structs;
+  char **labels;
+  json_t *objs;
+  uint32_t n;
+} points_t;
+
+static void points_free(const rigor_plugin_t *p, points_t *pts) {
+  for (uint32_t i = 0; i < pts->n; i++) {
+    if (pts->structs && pts->structs[i]) {
+      rigor_params_clear(p, pts->structs[i]);
+      free(pts->structs[i]);
+    }
+    if (pts->labels) free(pts->labels[i]);
+  }
+  free(pts->structs);
+  free(pts->labels);
+  json_decref(pts->objs);
+}
+
+/* Fills one params struct per sweep point: the base params with the point's values applied. */
+static int points_build(const rigor_plugin_t *p, const json_t *params, const json_t *sweep,
+                        points_t *pts, char *err, size_t errlen) {
+  memset(pts, 0, sizeof *pts);
+  pts->objs = rigor_sweep_points(sweep);
+  if (!pts->objs) {
+    snprintf(err, errlen, "cannot expand the sweep");
+    return RIGOR_EINVAL;
+  }
+  pts->n = (uint32_t)json_array_size(pts->objs);
+  pts->structs = calloc(pts->n, sizeof *pts->structs);
+  pts->labels = calloc(pts->n, sizeof *pts->labels);
+  if (!pts->structs || !pts->labels) return RIGOR_ENOMEM;
+  size_t size = p->params_size ? p->params_size : 1;
+  for (uint32_t i = 0; i < pts->n; i++) {
+    json_t *point = json_array_get(pts->objs, i);
+    json_t *values = json_deep_copy(params);
+    json_object_update(values, point);
+    pts->structs[i] = calloc(1, size);
+    int rc =
+        pts->structs[i] ? rigor_params_fill(p, values, pts->structs[i], err, errlen) : RIGOR_ENOMEM;
+    json_decref(values);
+    if (rc < 0) return rc;
+    pts->labels[i] = rigor_point_label(p, point);
+  }
+  return 0;
+}
+
+static json_t *cpus_json(const rigor_ctx_t *ctx) {
+  json_t *a = json_array();
+  for (int i = 0; i < ctx->n_cpus; i++)
+    json_array_append_new(a, json_integer(ctx->cpus[i]));
+  return a;
+}
+
+static void send_end(const rigor_child_args_t *a, rigor_run_status_t status, const rigor_ctx_t *ctx,
+                     json_t *telemetry, json_t *raw, json_t *identity, json_t *affinity) {
+  send(a, rigor_wire_end(status, ctx->error_code ? ctx->error : NULL, telemetry, raw, identity,
+                         affinity));
+}
+
+int rigor_child_run(const rigor_child_args_t *a) {
+  child_t c = {.a = a};
+  rigor_ctx_init(&c.ctx, a->comm, a->stop);
+  c.ctx.on_error = on_error;
+  c.ctx.on_error_arg = (void *)a;
+  c.ctx.commands_allowed = a->commands_allowed;
+  const rigor_plugin_t *p = a->plugin;
+  const json_t *env = json_object_get(a->settings, "environment");
+  char err[1024];
+
+  rigor_timing_t timing;
+  rigor_timing_defaults(&timing);
+  if (rigor_timing_from_json(json_object_get(a->settings, "timing"), &timing, err, sizeof err) <
+      0) {
+    c.ctx.host.error(&c.ctx, RIGOR_ECONFIG, "%s", err);
+    send_end(a, RIGOR_RUN_FAILED, &c.ctx, NULL, NULL, NULL, NULL);
+    return RIGOR_CHILD_FAILED;
+  }
+  const json_t *deadline = json_object_get(a->settings, "deadline");
+  if (json_is_number(deadline) && json_number_value(deadline) > 0)
+    c.ctx.deadline_ns = (double)rigor_now_ns() + json_number_value(deadline) * 1e9;
+
+  int n_cpus = 0;
+  if (rigor_affinity_apply(json_object_get(env, "affinity"), c.ctx.cpus, 1024, &n_cpus, err,
+                           sizeof err) < 0) {
+    c.ctx.host.error(&c.ctx, RIGOR_EINVAL, "environment.%s", err);
+    send_end(a, RIGOR_RUN_FAILED, &c.ctx, NULL, NULL, NULL, NULL);
+    return RIGOR_CHILD_FAILED;
+  }
+  c.ctx.n_cpus = n_cpus < 1024 ? n_cpus : 1024;
+  json_t *affinity =
+      json_is_null(json_object_get(env, "affinity")) || !json_object_get(env, "affinity")
+          ? NULL
+          : cpus_json(&c.ctx);
+
+  points_t pts;
+  void *base = calloc(1, p->params_size ? p->params_size : 1);
+  if (!base ||
+      points_build(p, json_object_get(a->settings, "params"), json_object_get(a->settings, "sweep"),
+                   &pts, err, sizeof err) < 0 ||
+      rigor_params_fill(p, json_object_get(a->settings, "params"), base, err, sizeof err) < 0) {
+    c.ctx.host.error(&c.ctx, RIGOR_ECONFIG, "params: %s", err);
+    send_end(a, RIGOR_RUN_FAILED, &c.ctx, NULL, NULL, NULL, affinity);
+    return RIGOR_CHILD_FAILED;
+  }
+
+  rigor_telemetry_t *tele = NULL;
+  rigor_telemetry_start(json_object_get(env, "telemetry"), c.ctx.cpus, c.ctx.n_cpus, telemetry_hook,
+                        &c, &tele);
+
+  rigor_work_t work = {0};
+  rigor_points_t plugin_points = {pts.n, (const void *const *)pts.structs};
+  int rc = p->init(&c.ctx, &c.ctx.host, base, &plugin_points, &c.state, &work);
+  rigor_run_status_t status = RIGOR_RUN_OK;
+  json_t *identity = NULL;
+  rigor_measure_t m = {0};
+  if (rc < 0) {
+    if (c.ctx.error_code == 0)
+      c.ctx.host.error(&c.ctx, rc, "init returned %d (%s)", rc, rigor_strerror(rc));
+    status = rc == RIGOR_EUNAVAILABLE ? RIGOR_RUN_SKIPPED : RIGOR_RUN_FAILED;
+    c.state = NULL;
+  } else {
+    atomic_store(&c.ready, true);
+    identity = identity_json(&c);
+    m.ctx = &c.ctx;
+    m.plugin = p;
+    m.state = c.state;
+    m.timing = &timing;
+    m.points = (const void *const *)pts.structs;
+    m.point_objs = pts.objs;
+    m.point_labels = pts.labels;
+    m.n_points = pts.n;
+    m.work = &work;
+    m.emit = emit_sample;
+    m.emit_arg = (void *)a;
+    rigor_clock_probe(&m.clock);
+    rc = rigor_measure_run(&m);
+    if (rc == RIGOR_ETIMEDOUT || c.ctx.deadline_hit) {
+      if (c.ctx.error_code == 0)
+        c.ctx.host.error(&c.ctx, RIGOR_ETIMEDOUT, "deadline of %.3f s passed",
+                         json_number_value(deadline));
+      status = RIGOR_RUN_TIMEOUT;
+    } else if (rc == RIGOR_ECANCELED) {
+      status = RIGOR_RUN_INTERRUPTED;
+    } else if (rc < 0) {
+      status = rc == RIGOR_EUNAVAILABLE ? RIGOR_RUN_SKIPPED : RIGOR_RUN_FAILED;
+    } else if (m.wrong_samples > 0) {
+      c.ctx.host.error(&c.ctx, RIGOR_EVALIDATE, "%llu of %llu samples failed their check",
+                       (unsigned long long)m.wrong_samples, (unsigned long long)m.samples);
+      status = RIGOR_RUN_INVALID;
+    }
+  }
+  /* The sampler stops before fini, so the hook never sees freed state. */
+  json_t *raw = NULL;
+  json_t *summary = tele ? rigor_telemetry_stop(tele, &raw) : NULL;
+  if (c.state) {
+    atomic_store(&c.ready, false);
+    p->fini(&c.ctx, c.state);
+    c.state = NULL;
+  }
+  send_end(a, status, &c.ctx, summary, raw, identity, affinity);
+  rigor_params_clear(p, base);
+  free(base);
+  points_free(p, &pts);
+  return rigor_child_exit_code(status);
+}

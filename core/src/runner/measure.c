@@ -1,0 +1,353 @@
+#include "measure.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "clock.h"
+#include "stats.h"
+
+void rigor_clock_probe(rigor_clock_info_t *info) {
+  struct timespec res;
+  clock_getres(CLOCK_MONOTONIC, &res);
+  info->resolution_s = (double)res.tv_sec + (double)res.tv_nsec * 1e-9;
+  enum { CALLS = 4096 };
+  volatile uint64_t sink = 0;
+  uint64_t t0 = rigor_now_ns();
+  for (int i = 0; i < CALLS; i++)
+    sink += rigor_now_ns();
+  uint64_t t1 = rigor_now_ns();
+  (void)sink;
+  info->now_cost_s = (double)(t1 - t0) * 1e-9 / CALLS;
+}
+
+double rigor_aggregate_pick(rigor_aggregate_t how, double rank0, double avg, double min,
+                            double max) {
+  switch (how) {
+  case RIGOR_AGGREGATE_RANK0:
+    return rank0;
+  case RIGOR_AGGREGATE_MIN:
+    return min;
+  case RIGOR_AGGREGATE_MAX:
+    return max;
+  case RIGOR_AGGREGATE_AVG:
+  default:
+    return avg;
+  }
+}
+
+/* A plugin callback failed: make sure an error message exists, then return the code. */
+static int plugin_failed(rigor_measure_t *m, const char *what, int rc) {
+  if (m->ctx->error_code == 0)
+    m->ctx->host.error(m->ctx, rc, "%s returned %d (%s)", what, rc,
+                       rc == RIGOR_EUNAVAILABLE ? "unavailable" : "error");
+  return rc;
+}
+
+static int warmup(rigor_measure_t *m) {
+  const rigor_plugin_t *p = m->plugin;
+  for (uint32_t pt = 0; pt < m->n_points; pt++) {
+    if (m->timing->warmup == 0) continue;
+    for (uint32_t w = 0; w < m->timing->warmup; w++) {
+      int rc = p->run(m->ctx, m->state, m->points[pt], 1);
+      if (rc < 0) return plugin_failed(m, "run (warmup)", rc);
+    }
+    if (p->complete) {
+      int rc = p->complete(m->ctx, m->state, m->points[pt]);
+      if (rc < 0) return plugin_failed(m, "complete (warmup)", rc);
+    }
+  }
+  return 0;
+}
+
+typedef struct window {
+  double wall_s;    /* per operation */
+  double cputime_s; /* per operation */
+  double elapsed_s; /* the whole window */
+  double *iter_s;   /* per iteration, per operation; NULL when not recorded */
+  const char *iter_source;
+} window_t;
+
+/* The measured window: iters × agg operations, completion included. */
+static int measure_window(rigor_measure_t *m, uint32_t pt, window_t *w) {
+  const rigor_plugin_t *p = m->plugin;
+  const rigor_timing_t *t = m->timing;
+  const void *point = m->points[pt];
+  rigor_ctx_t *ctx = m->ctx;
+  const bool excluded = t->blocking == RIGOR_BLOCKING_EACH_EXCLUDED;
+  const bool wait_each = t->blocking != RIGOR_BLOCKING_BATCH;
+  const bool use_marks = t->per_iteration && p->mark && p->mark_read;
+  const bool host_iters = t->per_iteration && !use_marks;
+  uint64_t coll_ns = 0;
+  int rc;
+
+  uint64_t t0 = rigor_now_ns();
+  if (t->blocking == RIGOR_BLOCKING_BATCH && !t->per_iteration) {
+    /* The common case, kept free of per-iteration branches: the harness costs one call. */
+    int (*run)(rigor_ctx_t *, void *, const void *, uint64_t) = p->run;
+    void *state = m->state;
+    const uint64_t iters = t->iters, agg = t->agg;
+    for (uint64_t i = 0; i < iters; i++)
+      if ((rc = run(ctx, state, point, agg)) < 0) return plugin_failed(m, "run", rc);
+  }
+  for (uint64_t i = 0; i < t->iters && (t->blocking != RIGOR_BLOCKING_BATCH || t->per_iteration);
+       i++) {
+    uint64_t ti = excluded || host_iters ? rigor_now_ns() : 0;
+    if (use_marks && (rc = p->mark(ctx, m->state, (uint32_t)i, RIGOR_MARK_BEGIN)) < 0)
+      return plugin_failed(m, "mark", rc);
+    if ((rc = p->run(ctx, m->state, point, t->agg)) < 0) return plugin_failed(m, "run", rc);
+    if (wait_each && p->complete && (rc = p->complete(ctx, m->state, point)) < 0)
+      return plugin_failed(m, "complete", rc);
+    if (excluded) {
+      if (use_marks && (rc = p->mark(ctx, m->state, (uint32_t)i, RIGOR_MARK_END)) < 0)
+        return plugin_failed(m, "mark", rc);
+      uint64_t te = rigor_now_ns();
+      coll_ns += te - ti;
+      if (host_iters) w->iter_s[i] = (double)(te - ti);
+      if ((rc = ctx->host.barrier(ctx)) < 0) return plugin_failed(m, "barrier", rc);
+    } else {
+      if (t->blocking == RIGOR_BLOCKING_EACH_BARRIER && (rc = ctx->host.barrier(ctx)) < 0)
+        return plugin_failed(m, "barrier", rc);
+      if (host_iters) w->iter_s[i] = (double)(rigor_now_ns() - ti);
+    }
+  }
+  if (use_marks && !excluded &&
+      (rc = p->mark(ctx, m->state, (uint32_t)t->iters, RIGOR_MARK_BEGIN)) < 0)
+    return plugin_failed(m, "mark", rc);
+  uint64_t t_cpu = rigor_now_ns();
+  if (p->complete && (rc = p->complete(ctx, m->state, point)) < 0)
+    return plugin_failed(m, "complete", rc);
+  uint64_t t1 = rigor_now_ns();
+
+  double ops = (double)t->iters * (double)t->agg;
+  double window_ns = excluded ? (double)coll_ns : (double)(t1 - t0);
+  w->elapsed_s = window_ns * 1e-9;
+  w->wall_s = window_ns * 1e-9 / ops;
+  w->cputime_s = (excluded ? (double)coll_ns : (double)(t_cpu - t0)) * 1e-9 / ops;
+  if (host_iters) {
+    for (uint64_t i = 0; i < t->iters; i++)
+      w->iter_s[i] *= 1e-9 / (double)t->agg;
+    w->iter_source = "host";
+  } else if (use_marks) {
+    if ((rc = p->mark_read(ctx, m->state, w->iter_s, (uint32_t)t->iters)) < 0)
+      return plugin_failed(m, "mark_read", rc);
+    for (uint64_t i = 0; i < t->iters; i++)
+      w->iter_s[i] /= (double)t->agg;
+    w->iter_source = "marks";
+  }
+  return 0;
+}
+
+static json_t *json_real_or_null(double v) {
+  return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* The plugin's bus factor, 1 where it left it unset (NaN) or gave a negative one; 0 stays 0. */
+static double bus_factor_of(const rigor_work_t *work) {
+  return isfinite(work->bus_factor) && work->bus_factor >= 0 ? work->bus_factor : 1.0;
+}
+
+static json_t *rates_json(const rigor_work_t *work, double time_s) {
+  json_t *r = json_object();
+  bool ok = isfinite(time_s) && time_s > 0;
+  double bus = bus_factor_of(work);
+  json_object_set_new(r, "bytes_per_s",
+                      ok && work->bytes ? json_real((double)work->bytes / time_s) : json_null());
+  json_object_set_new(r, "flops_per_s",
+                      ok && work->flops > 0 ? json_real(work->flops / time_s) : json_null());
+  json_object_set_new(r, "busbw_bytes_per_s",
+                      ok && work->bytes ? json_real((double)work->bytes / time_s * bus)
+                                        : json_null());
+  return r;
+}
+
+static json_t *check_json(const rigor_check_t *c) {
+  json_t *o = json_object();
+  json_object_set_new(o, "checked", json_integer((json_int_t)c->checked));
+  json_object_set_new(o, "wrong", json_integer((json_int_t)c->wrong));
+  json_object_set_new(o, "max_abs_err", json_real_or_null(c->max_abs_err));
+  json_object_set_new(o, "max_rel_err", json_real_or_null(c->max_rel_err));
+  json_object_set_new(o, "tolerance", json_real_or_null(c->tolerance));
+  json_object_set_new(o, "detail", c->detail[0] ? json_string(c->detail) : json_null());
+  return o;
+}
+
+/* Runs `timing.check` validations after the window; the worst result is kept and the wrong
+ * counts are summed across ranks. Returns 1 when the check failed, 0 when it passed, <0 error. */
+static int validate_point(rigor_measure_t *m, uint32_t pt, rigor_check_t *out) {
+  const rigor_plugin_t *p = m->plugin;
+  memset(out, 0, sizeof *out);
+  bool failed = false;
+  for (uint32_t c = 0; c < m->timing->check; c++) {
+    rigor_check_t one;
+    memset(&one, 0, sizeof one);
+    int rc = p->validate(m->ctx, m->state, m->points[pt], &one);
+    if (rc < 0 && rc != RIGOR_EVALIDATE) return plugin_failed(m, "validate", rc);
+    if (rc == RIGOR_EVALIDATE && one.wrong == 0)
+      one.wrong = 1; /* a failed check always counts as wrong */
+    failed = failed || rc == RIGOR_EVALIDATE;
+    out->checked = one.checked > out->checked ? one.checked : out->checked;
+    if (one.wrong >= out->wrong && (one.wrong > 0 || c == 0)) {
+      uint64_t checked = out->checked;
+      *out = one;
+      out->checked = checked;
+    }
+  }
+  uint64_t wrong = out->wrong;
+  m->ctx->host.allreduce(m->ctx, &wrong, 1, RIGOR_DT_UINT64, RIGOR_RED_SUM);
+  out->wrong = wrong;
+  return failed || wrong > 0 ? 1 : 0;
+}
+
+static json_t *metrics_json(rigor_measure_t *m, uint32_t pt) {
+  const rigor_plugin_t *p = m->plugin;
+  json_t *o = json_object();
+  if (!p->metrics_read || p->n_metrics == 0) return o;
+  double values[256];
+  uint32_t n = p->n_metrics < 256 ? p->n_metrics : 256;
+  for (uint32_t i = 0; i < n; i++)
+    values[i] = NAN;
+  if (p->metrics_read(m->ctx, m->state, m->points[pt], values) < 0) return o;
+  for (uint32_t i = 0; i < n; i++)
+    json_object_set_new(o, p->metrics[i].name, json_real_or_null(values[i]));
+  return o;
+}
+
+static json_t *ranks_json(rigor_measure_t *m, double local, double *agg_out) {
+  rigor_ctx_t *ctx = m->ctx;
+  int n = ctx->comm->size;
+  double sum = local, mn = local, mx = local, rank0 = local;
+  ctx->host.allreduce(ctx, &sum, 1, RIGOR_DT_DOUBLE, RIGOR_RED_SUM);
+  ctx->host.allreduce(ctx, &mn, 1, RIGOR_DT_DOUBLE, RIGOR_RED_MIN);
+  ctx->host.allreduce(ctx, &mx, 1, RIGOR_DT_DOUBLE, RIGOR_RED_MAX);
+  ctx->host.broadcast(ctx, &rank0, sizeof rank0, 0);
+  double avg = sum / n;
+  *agg_out = rigor_aggregate_pick(m->timing->aggregate, rank0, avg, mn, mx);
+  if (n == 1) return NULL;
+  json_t *o = json_object();
+  json_object_set_new(o, "n", json_integer(n));
+  json_object_set_new(o, "rank0", json_real_or_null(rank0));
+  json_object_set_new(o, "avg", json_real_or_null(avg));
+  json_object_set_new(o, "min", json_real_or_null(mn));
+  json_object_set_new(o, "max", json_real_or_null(mx));
+  return o;
+}
+
+/* Per-iteration times: the max over ranks of each iteration (the critical rank), as nccl-tests. */
+static json_t *iterations_json(rigor_measure_t *m, const window_t *w) {
+  uint64_t n = m->timing->iters;
+  m->ctx->host.allreduce(m->ctx, w->iter_s, n, RIGOR_DT_DOUBLE, RIGOR_RED_MAX);
+  rigor_summary_t s;
+  rigor_stats_summarize(w->iter_s, n, &s);
+  json_t *o = json_object();
+  json_object_set_new(o, "n", json_integer((json_int_t)n));
+  json_object_set_new(o, "min", json_real_or_null(s.min));
+  json_object_set_new(o, "max", json_real_or_null(s.max));
+  json_object_set_new(o, "p50", json_real_or_null(s.median));
+  json_object_set_new(o, "p95", json_real_or_null(s.p95));
+  json_object_set_new(o, "p99", json_real_or_null(s.p99));
+  json_object_set_new(o, "mean", json_real_or_null(s.mean));
+  json_object_set_new(o, "cv", json_real_or_null(s.cv));
+  json_object_set_new(o, "source", json_string(w->iter_source));
+  json_t *raw = json_array();
+  for (uint64_t i = 0; i < n; i++)
+    json_array_append_new(raw, json_real_or_null(w->iter_s[i]));
+  json_object_set_new(o, "raw", raw);
+  return o;
+}
+
+const char *rigor_window_status(double elapsed_s, double resolution_s, double time_s) {
+  if (isnan(time_s) || time_s < 0) return "invalid";
+  if (!(elapsed_s > 0) || elapsed_s < 20.0 * resolution_s || !isfinite(time_s)) return "too_short";
+  return "ok";
+}
+
+static int measure_point(rigor_measure_t *m, uint32_t cycle, uint32_t pt, double *iter_buf) {
+  const rigor_plugin_t *p = m->plugin;
+  rigor_ctx_t *ctx = m->ctx;
+  memset(m->work, 0, sizeof *m->work);
+  m->work->bus_factor = NAN; /* unset: a plugin may report 0 */
+  int rc = p->prime(ctx, m->state, m->points[pt]);
+  if (rc < 0) return plugin_failed(m, "prime", rc);
+  if ((rc = ctx->host.barrier(ctx)) < 0) return plugin_failed(m, "barrier", rc);
+
+  window_t w = {0};
+  w.iter_s = m->timing->per_iteration ? iter_buf : NULL;
+  if ((rc = measure_window(m, pt, &w)) < 0) return rc;
+  rigor_work_t work = *m->work; /* what ran, read after the window */
+
+  double local = m->timing->report == RIGOR_WINDOW_CPUTIME ? w.cputime_s : w.wall_s;
+  double time_s;
+  json_t *ranks = ranks_json(m, local, &time_s);
+  double wall = w.wall_s, cpu = w.cputime_s;
+  if (ranks) {
+    double unused;
+    json_decref(ranks_json(m, wall, &unused));
+    ctx->host.allreduce(ctx, &wall, 1, RIGOR_DT_DOUBLE, RIGOR_RED_MAX);
+    ctx->host.allreduce(ctx, &cpu, 1, RIGOR_DT_DOUBLE, RIGOR_RED_MAX);
+  }
+  json_t *iters = w.iter_s ? iterations_json(m, &w) : NULL;
+
+  rigor_check_t check;
+  int failed = 0;
+  bool checked = m->timing->check > 0 && p->validate;
+  if (checked && (failed = validate_point(m, pt, &check)) < 0) {
+    json_decref(ranks);
+    json_decref(iters);
+    return failed;
+  }
+  json_t *metrics = metrics_json(m, pt);
+
+  const char *status =
+      failed ? "wrong" : rigor_window_status(w.elapsed_s, m->clock.resolution_s, time_s);
+  json_t *s = json_object();
+  json_object_set_new(s, "type", json_string("sample"));
+  json_object_set_new(s, "cycle", json_integer(cycle));
+  json_object_set_new(s, "point", json_integer(pt));
+  json_object_set_new(s, "point_label", json_string(m->point_labels[pt]));
+  json_object_set_new(s, "point_params", json_deep_copy(json_array_get(m->point_objs, pt)));
+  json_object_set_new(s, "status", json_string(status));
+  json_object_set_new(s, "window", json_string(rigor_window_names[m->timing->report]));
+  json_object_set_new(s, "time_s", json_real_or_null(time_s));
+  json_object_set_new(s, "wall_s", json_real_or_null(wall));
+  json_object_set_new(s, "cputime_s", json_real_or_null(cpu));
+  json_object_set_new(s, "iters", json_integer((json_int_t)m->timing->iters));
+  json_object_set_new(s, "agg", json_integer((json_int_t)m->timing->agg));
+  json_object_set_new(s, "bytes", json_integer((json_int_t)work.bytes));
+  json_object_set_new(s, "flops", json_real_or_null(work.flops));
+  json_object_set_new(s, "bus_factor", json_real(bus_factor_of(&work)));
+  json_object_set_new(s, "rates", rates_json(&work, time_s));
+  json_object_set_new(s, "check", checked ? check_json(&check) : json_null());
+  json_object_set_new(s, "metrics", metrics);
+  json_object_set_new(s, "iterations", iters ? iters : json_null());
+  json_object_set_new(s, "ranks", ranks ? ranks : json_null());
+  m->samples++;
+  if (failed) m->wrong_samples++;
+  if (ctx->comm->rank == 0)
+    m->emit(m->emit_arg, s);
+  else
+    json_decref(s);
+  return 0;
+}
+
+int rigor_measure_run(rigor_measure_t *m) {
+  int rc = warmup(m);
+  if (rc < 0) return rc;
+  double *iter_buf = NULL;
+  if (m->timing->per_iteration) {
+    /* Allocated outside the window. */
+    iter_buf = calloc(m->timing->iters ? m->timing->iters : 1, sizeof(double));
+    if (!iter_buf) return RIGOR_ENOMEM;
+  }
+  for (uint32_t c = 0; c < m->timing->cycles && rc == 0; c++)
+    for (uint32_t pt = 0; pt < m->n_points && rc == 0; pt++) {
+      if (m->ctx->host.should_stop(m->ctx)) {
+        rc = m->ctx->deadline_hit ? RIGOR_ETIMEDOUT : RIGOR_ECANCELED;
+        break;
+      }
+      rc = measure_point(m, c, pt, iter_buf);
+    }
+  free(iter_buf);
+  return rc;
+}

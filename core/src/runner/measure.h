@@ -1,0 +1,50 @@
+/* The timing state machine (nccl-tests BenchTime semantics; see DESIGN.md). */
+#ifndef RIGOR_MEASURE_H
+#define RIGOR_MEASURE_H
+
+#include <jansson.h>
+
+#include "context.h"
+#include "timing.h"
+
+typedef struct rigor_clock_info {
+  double resolution_s;
+  double now_cost_s;
+} rigor_clock_info_t;
+
+/* Measures the clock's resolution and the cost of one now() call. */
+void rigor_clock_probe(rigor_clock_info_t *info);
+
+typedef void (*rigor_sample_fn)(void *arg, json_t *sample); /* takes ownership */
+
+typedef struct rigor_measure {
+  rigor_ctx_t *ctx;
+  const rigor_plugin_t *plugin;
+  void *state;
+  const rigor_timing_t *timing;
+  const void *const *points; /* filled params structs */
+  const json_t *point_objs;  /* array of {axis: value} */
+  char **point_labels;
+  uint32_t n_points;
+  rigor_work_t *work;
+  rigor_clock_info_t clock;
+  rigor_sample_fn emit;
+  void *emit_arg;
+  /* Outcome. */
+  uint64_t samples;
+  uint64_t wrong_samples;
+} rigor_measure_t;
+
+/* Runs warmup and every cycle of every point; emits one sample per (cycle, point). Returns 0, or
+ * the first error (the plugin's, or RIGOR_ECANCELED when stopped). */
+int rigor_measure_run(rigor_measure_t *m);
+
+/* "ok", "too_short" (a window under 20 clock resolutions, or of zero length: never an infinite
+ * rate) or "invalid" (a NaN or negative time). */
+const char *rigor_window_status(double elapsed_s, double resolution_s, double time_s);
+
+/* Per-operation time aggregated across ranks as `timing.aggregate` names. */
+double rigor_aggregate_pick(rigor_aggregate_t how, double rank0, double avg, double min,
+                            double max);
+
+#endif

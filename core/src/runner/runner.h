@@ -1,0 +1,78 @@
+/* The parent side of `rigor run`: one fresh process per run, records appended as they come.
+ * The runner knows no command line: it takes jobs, reports progress through a callback and
+ * returns a tally, which the caller turns into an exit code. */
+#ifndef RIGOR_RUNNER_H
+#define RIGOR_RUNNER_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "format.h"
+#include "loader.h"
+
+typedef struct rigor_job_variant {
+  const char *label;
+  const json_t *axes;     /* axis key -> value or its label */
+  const json_t *settings; /* the fully resolved settings */
+} rigor_job_variant_t;
+
+/* One experiment to run, as the config language resolved it. */
+typedef struct rigor_job {
+  const char *name, *source, *hash;
+  const char *plugin;
+  const char *output;     /* the results file */
+  const json_t *config;   /* the canonical resolved experiment */
+  const json_t *schedule; /* the schedule as the experiment record holds it */
+  const rigor_job_variant_t *variants;
+  uint32_t n_variants;
+  const uint32_t *cells; /* cells[block * n_variants + position] = variant */
+  uint32_t n_blocks;
+  uint64_t seed;      /* the order's seed, which also draws environment padding */
+  bool runs_commands; /* some variant would execute an external command */
+} rigor_job_t;
+
+typedef enum {
+  RIGOR_PROGRESS_RUN_START = 0, /* a run is about to start */
+  RIGOR_PROGRESS_RUN_END,       /* a run finished, with its status */
+  RIGOR_PROGRESS_JOB_END,       /* an experiment's runs are all done */
+} rigor_progress_event_t;
+
+typedef struct rigor_progress {
+  rigor_progress_event_t event;
+  const rigor_job_t *job;
+  uint32_t run;      /* the run's index in the schedule */
+  uint32_t total;    /* runs in the schedule */
+  uint32_t done;     /* runs this invocation has finished in this experiment */
+  double elapsed_s;  /* since the experiment's first run here started */
+  const char *label; /* the run's variant */
+  rigor_run_status_t status;
+  const char *reason;
+} rigor_progress_t;
+
+typedef struct rigor_run_opts {
+  bool resume;
+  bool force;
+  bool allow_commands;
+  rigor_plugin_search_t search;
+  const char *self_exe; /* this binary, for launchers */
+  const char *rigor_version, *rigor_git;
+  void (*progress)(void *arg, const rigor_progress_t *p); /* may be NULL */
+  void *progress_arg;
+} rigor_run_opts_t;
+
+/* What the runs of one invocation came to. */
+typedef struct rigor_tally {
+  unsigned ran, ok, failed, invalid, skipped, interrupted;
+  int signal; /* SIGINT or SIGTERM that stopped the invocation, 0 for none */
+} rigor_tally_t;
+
+/* Runs the jobs in order, stopping at the first one that cannot run. Returns 0;
+ * RIGOR_ECONFIG when a job was refused before it ran (its results file exists, it would run
+ * commands without allow_commands, its plugin cannot be loaded, its results file cannot be
+ * resumed); or RIGOR_EIO when records could not be written. `err` says why. */
+int rigor_runner_execute(const rigor_job_t *jobs, size_t n_jobs, const rigor_run_opts_t *opts,
+                         rigor_tally_t *tally, char *err, size_t errlen);
+
+#endif

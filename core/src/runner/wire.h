@@ -1,0 +1,58 @@
+/* The wire between a run's process and the parent: the spec that starts a run as a new program,
+ * the messages the run sends back (one JSON object per line), and the run's exit codes.
+ *
+ *   sample  the sample record, stamped (format.h), written to the results file as it comes
+ *   error   {"type": "error", "code", "name", "message"}: the plugin's first error
+ *   end     {"type": "end", "status", "reason", "telemetry", "telemetry_raw",
+ *            "plugin_identity", "affinity"}: the run's outcome, its last line
+ *
+ * A forked run inherits the parent's loaded plugin and settings and needs no spec; a run under a
+ * launcher, or with a padded environment, is `rigor __child SPEC` and reads everything from it. */
+#ifndef RIGOR_WIRE_H
+#define RIGOR_WIRE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "format.h"
+
+/* Exit codes of a run's process; the parent reads the `end` message first. */
+enum {
+  RIGOR_CHILD_OK = 0,
+  RIGOR_CHILD_FAILED = 1,
+  RIGOR_CHILD_BAD_SPEC = 2, /* the spec could not be read */
+  RIGOR_CHILD_INVALID = 3,
+  RIGOR_CHILD_SKIPPED = 5,
+};
+int rigor_child_exit_code(rigor_run_status_t status);
+
+/* Writes one message as one line and releases it; the pipe has a single writer, so lines never
+ * interleave. fd < 0 drops the message. */
+void rigor_wire_send(int fd, json_t *msg);
+json_t *rigor_wire_error(int code, const char *name, const char *message);
+/* Every argument but status may be NULL; the json_t arguments are taken. */
+json_t *rigor_wire_end(rigor_run_status_t status, const char *reason, json_t *telemetry,
+                       json_t *telemetry_raw, json_t *plugin_identity, json_t *affinity);
+
+typedef enum {
+  RIGOR_WIRE_OTHER = 0,
+  RIGOR_WIRE_SAMPLE,
+  RIGOR_WIRE_ERROR,
+  RIGOR_WIRE_END
+} rigor_wire_kind_t;
+rigor_wire_kind_t rigor_wire_kind(const json_t *msg);
+
+/* Which run a process is, and with what. */
+typedef struct rigor_run_spec {
+  const char *experiment;
+  const char *plugin, *plugin_dir;
+  const json_t *settings; /* the variant's resolved settings */
+  uint32_t run, attempt, block, position, variant;
+  bool commands_allowed, allow_unsafe;
+} rigor_run_spec_t;
+json_t *rigor_wire_spec(const rigor_run_spec_t *s);
+/* Reads a spec; its strings and settings point into `doc`. */
+int rigor_wire_spec_read(const json_t *doc, rigor_run_spec_t *s, char *err, size_t errlen);
+
+#endif
