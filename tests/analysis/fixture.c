@@ -1,5 +1,7 @@
 #include "fixture.h"
 
+#include "plan.h"
+
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -27,8 +29,14 @@ static double gauss(rigor_rng_t *rng) {
   return sqrt(-2 * log(1 - u1)) * cos(2 * M_PI * u2);
 }
 
+/* The schedule the design really gives, so the analysis sees what rigor run would write. */
 static uint32_t variant_at(const fx_spec_t *s, uint32_t b, uint32_t j) {
-  return strcmp(s->design, "sequential") == 0 ? j : (b + j) % s->n_variants;
+  rigor_order_t o = {.design = rigor_design_find(s->design), .replicates = s->n_blocks};
+  rigor_schedule_t sched;
+  if (!o.design || rigor_plan_build(&o, s->n_variants, &sched) != 0) abort();
+  uint32_t v = sched.cells[(size_t)b * s->n_variants + j];
+  rigor_schedule_free(&sched);
+  return v;
 }
 
 static void sample(FILE *f, const fx_spec_t *s, rigor_rng_t *rng, uint32_t run, uint32_t attempt,

@@ -85,7 +85,7 @@ typedef struct rigor_variant_info {
 
 /* Position and carryover effects at one point: each ok run's median time divided by its
  * variant's median (which removes the treatment), then the median of those ratios by
- * execution position, and by preceding variant for Williams designs. Effects are fractions;
+ * execution position, and by preceding variant when the schedule balances carryover. Effects are fractions;
  * spreads are max - min. */
 typedef struct rigor_design_effect {
   uint32_t point;
@@ -107,6 +107,9 @@ typedef struct rigor_exp_analysis {
   json_t *record;     /* the experiment record (borrowed), may be NULL */
   const char *design; /* schedule design, or NULL */
   bool incomplete_design;
+  /* What the recorded schedule balances, read from its blocks (any design, any version). */
+  bool positions_vary;     /* some variant ran at more than one position */
+  bool carryover_balanced; /* every variant followed every other equally often */
   rigor_variant_info_t *variants;
   size_t n_variants;
   rigor_run_info_t *runs;

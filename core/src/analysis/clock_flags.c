@@ -1,5 +1,8 @@
 #include "clock_flags.h"
 
+#include "analysis_internal.h"
+#include "json_util.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,3 +73,41 @@ int rigor_telemetry_flag_low_clock(const json_t *summaries, double threshold, bo
     json_decref(found);
   return count;
 }
+
+/* Flags runs whose clock fell below the threshold of the experiment's median clock; the
+ * reference needs every run, so the flag is derived here rather than when a run is written. */
+int rigor__flag_low_clock(rigor_exp_analysis_t *e) {
+  if (e->n_runs == 0) return 0;
+  double threshold = RIGOR_CLOCK_THRESHOLD_DEFAULT;
+  for (size_t v = 0; v < e->n_variants; v++) {
+    json_t *t = json_object_get(
+        json_object_get(json_object_get(e->variants[v].settings, "environment"), "telemetry"),
+        "clock_threshold");
+    if (json_is_number(t)) {
+      threshold = json_number_value(t);
+      break;
+    }
+  }
+  json_t *summaries = json_array();
+  for (size_t k = 0; k < e->n_runs; k++) {
+    json_t *t = json_object_get(e->runs[k].record, "telemetry");
+    json_array_append_new(summaries, json_is_object(t) ? json_incref(t) : json_null());
+  }
+  bool *flagged = calloc(e->n_runs, sizeof *flagged);
+  if (!flagged) {
+    json_decref(summaries);
+    return RIGOR_ENOMEM;
+  }
+  int n = rigor_telemetry_flag_low_clock(summaries, threshold, flagged, NULL);
+  for (size_t k = 0; n > 0 && k < e->n_runs; k++) {
+    rigor_variant_info_t *vi = rigor__variant_info(e, e->runs[k].variant);
+    if (flagged[k] && vi)
+      json_object_set_new(
+          vi->flags, "low_clock",
+          json_integer(json_integer_value(json_object_get(vi->flags, "low_clock")) + 1));
+  }
+  free(flagged);
+  json_decref(summaries);
+  return 0;
+}
+

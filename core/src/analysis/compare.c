@@ -171,7 +171,7 @@ static void experiment_notes(const rigor_exp_analysis_t *eb, const rigor_exp_ana
                s ? "CAND" : "BASE", low);
       json_array_append_new(c->notes, json_string(buf));
     }
-    if (sides[s]->design && strcmp(sides[s]->design, "sequential") == 0 &&
+    if (sides[s]->record && !sides[s]->positions_vary &&
         sides[s]->n_variants > 1) {
       snprintf(buf, sizeof buf, "%s: %s ran in sequential order (not balanced)", sides[s]->name,
                s ? "CAND" : "BASE");

@@ -321,7 +321,7 @@ json_t *rigor_report_notes(const rigor_analysis_t *a, const rigor_exp_analysis_t
          e->ignored_samples);
   if (!e->record)
     note(notes, "no experiment record: gate defaults apply and the design is unknown");
-  if (e->design && strcmp(e->design, "sequential") == 0 && e->n_variants > 1)
+  if (e->record && !e->positions_vary && e->n_variants > 1)
     note(notes, "order is sequential: drift and warm-up fall on the variants unevenly");
   if (e->incomplete_design)
     note(notes, "the number of blocks is not a multiple of the square: balance is incomplete");

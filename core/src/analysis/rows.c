@@ -1,0 +1,169 @@
+#include "analysis_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_util.h"
+#include "stats.h"
+
+const char *rigor_verdict_name(rigor_verdict_t v) {
+  switch (v) {
+  case RIGOR_VERDICT_STABLE:
+    return "stable";
+  case RIGOR_VERDICT_UNSTABLE:
+    return "unstable";
+  case RIGOR_VERDICT_TOO_FEW:
+    return "too few";
+  case RIGOR_VERDICT_WRONG:
+    return "wrong";
+  case RIGOR_VERDICT_NO_DATA:
+    return "no data";
+  }
+  return "?";
+}
+
+
+static void read_gate(const rigor_exp_analysis_t *e, const rigor_variant_info_t *vi, double *cv_max,
+                      uint32_t *min_samples) {
+  json_t *cfg = json_object_get(e->record, "config");
+  json_t *gates[] = {json_object_get(vi ? vi->settings : NULL, "gate"),
+                     json_object_get(cfg, "gate"),
+                     json_object_get(json_object_get(cfg, "defaults"), "gate")};
+  *cv_max = RIGOR_GATE_CV_MAX_DEFAULT;
+  *min_samples = RIGOR_GATE_MIN_SAMPLES_DEFAULT;
+  for (int i = 2; i >= 0; i--) {
+    double c = rigor_json_number_at(gates[i], "cv_max"), m = rigor_json_number_at(gates[i], "min_samples");
+    if (isfinite(c)) *cv_max = c;
+    if (isfinite(m) && m >= 0) *min_samples = (uint32_t)m;
+  }
+}
+
+
+typedef struct run_sample {
+  uint32_t run, cycle;
+  double t;
+} run_sample_t;
+
+static int cmp_run_sample(const void *x, const void *y) {
+  const run_sample_t *a = x, *b = y;
+  if (a->run != b->run) return (a->run > b->run) - (a->run < b->run);
+  return (a->cycle > b->cycle) - (a->cycle < b->cycle);
+}
+
+/* Per-run medians of a row (for design effects), with the first-cycle penalty and the variance
+ * components computed from the same grouping. */
+static int finish_runs(row_acc_t *ra, run_medians_t *rm) {
+  rigor_row_t *row = &ra->row;
+  size_t n = ra->times.n;
+  row->first_cycle_penalty = NAN;
+  if (n == 0) return 0;
+  run_sample_t *s = malloc(n * sizeof *s);
+  double *pen = malloc(n * sizeof *pen), *y = malloc(n * sizeof *y);
+  rm->run = malloc(n * sizeof *rm->run);
+  rm->median = malloc(n * sizeof *rm->median);
+  if (!s || !pen || !y || !rm->run || !rm->median) {
+    free(s), free(pen), free(y);
+    return RIGOR_ENOMEM;
+  }
+  for (size_t i = 0; i < n; i++)
+    s[i] = (run_sample_t){(uint32_t)ra->runs.v[i], (uint32_t)ra->cycles.v[i], ra->times.v[i]};
+  qsort(s, n, sizeof *s, cmp_run_sample);
+  size_t n_pen = 0, group_size = 0;
+  bool balanced = true;
+  for (size_t i = 0; i < n;) {
+    size_t j = i;
+    while (j < n && s[j].run == s[i].run)
+      j++;
+    for (size_t k = i; k < j; k++)
+      y[k] = s[k].t;
+    if (j - i >= 2 && s[i].cycle == 0) pen[n_pen++] = rigor_stats_first_cycle_penalty(y + i, j - i);
+    rm->run[rm->n] = s[i].run;
+    rm->median[rm->n++] = rigor_stats_median(y + i, j - i);
+    if (group_size && group_size != j - i) balanced = false;
+    group_size = j - i;
+    i = j;
+  }
+  row->first_cycle_penalty = rigor_stats_median(pen, n_pen);
+  if (balanced && rm->n >= 2 && group_size >= 2 &&
+      rigor_variance_components(y, rm->n, group_size, 0.95, &row->variance) == 0)
+    row->has_variance = true;
+  free(s), free(pen), free(y);
+  return 0;
+}
+
+int rigor__finish_row(rigor_exp_analysis_t *e, row_acc_t *ra, run_medians_t *rm) {
+  rigor_row_t *row = &ra->row;
+  rigor_variant_info_t *vi = row->variant < e->n_variants ? &e->variants[row->variant] : NULL;
+  row->variant_label = vi ? vi->label : NULL;
+  read_gate(e, vi, &row->cv_max, &row->min_samples);
+  row->n = ra->times.n;
+  row->times = ra->times.v;
+  ra->times.v = NULL;
+  row->run_of = malloc((row->n ? row->n : 1) * sizeof *row->run_of);
+  row->cycle_of = malloc((row->n ? row->n : 1) * sizeof *row->cycle_of);
+  if (!row->run_of || !row->cycle_of) return RIGOR_ENOMEM;
+  for (size_t i = 0; i < row->n; i++) {
+    row->run_of[i] = (uint32_t)ra->runs.v[i];
+    row->cycle_of[i] = (uint32_t)ra->cycles.v[i];
+  }
+  int rc = rigor_stats_summarize(row->times, row->n, &row->time);
+  if (rc) return rc;
+  ra->times.v = row->times;
+  ra->times.n = row->n;
+  rc = finish_runs(ra, rm);
+  ra->times.v = NULL;
+  if (rc) return rc;
+  row->bytes_per_s = rigor__median_of(&ra->bps);
+  row->flops_per_s = rigor__median_of(&ra->fps);
+  row->busbw_per_s = rigor__median_of(&ra->busbw);
+  double tmin = row->best_bytes_per_s;
+  row->best_bytes_per_s = (row->bytes > 0 && isfinite(tmin) && tmin > 0) ? row->bytes / tmin : NAN;
+  if (row->has_iterations) {
+    row->iter_cv = rigor__median_of(&ra->it_cv);
+    if (ra->it_all_raw && ra->it_raw.n) {
+      rigor_stats_sort(ra->it_raw.v, ra->it_raw.n);
+      row->iter_p50 = rigor_stats_median_sorted(ra->it_raw.v, ra->it_raw.n);
+      row->iter_p95 = rigor_stats_percentile_sorted(ra->it_raw.v, ra->it_raw.n, 0.95);
+      row->iter_p99 = rigor_stats_percentile_sorted(ra->it_raw.v, ra->it_raw.n, 0.99);
+    } else {
+      row->iter_p50 = rigor__median_of(&ra->it_p50);
+      row->iter_p95 = rigor__median_of(&ra->it_p95);
+      row->iter_p99 = rigor__median_of(&ra->it_p99);
+    }
+  }
+  if (ra->n_metrics) {
+    row->metrics = calloc(ra->n_metrics, sizeof *row->metrics);
+    if (!row->metrics) return RIGOR_ENOMEM;
+    for (size_t m = 0; m < ra->n_metrics; m++) {
+      dvec_t *d = &ra->metrics[m].values;
+      rigor_stats_sort(d->v, d->n);
+      row->metrics[m] = (rigor_metric_summary_t){strdup(ra->metrics[m].name), d->n,
+                                                 rigor_stats_median_sorted(d->v, d->n), d->v[0]};
+    }
+    row->n_metrics = ra->n_metrics;
+  }
+  if (row->n == 0)
+    row->verdict = RIGOR_VERDICT_NO_DATA;
+  else if (row->n_wrong > 0)
+    row->verdict = RIGOR_VERDICT_WRONG;
+  else if (row->n < row->min_samples)
+    row->verdict = RIGOR_VERDICT_TOO_FEW;
+  else if (!(row->time.cv <= row->cv_max))
+    row->verdict = RIGOR_VERDICT_UNSTABLE;
+  else
+    row->verdict = RIGOR_VERDICT_STABLE;
+  return 0;
+}
+
+void rigor__free_acc(row_acc_t *ra) {
+  dvec_t *all[] = {&ra->times, &ra->runs,   &ra->cycles, &ra->bps,    &ra->fps,   &ra->busbw,
+                   &ra->it_cv, &ra->it_p50, &ra->it_p95, &ra->it_p99, &ra->it_raw};
+  for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+    free(all[i]->v);
+  for (size_t m = 0; m < ra->n_metrics; m++)
+    free(ra->metrics[m].values.v);
+  free(ra->metrics);
+}
+
