@@ -1,4 +1,4 @@
-#include "elements.h"
+#include "stream_elements.h"
 
 #include <hwloc.h>
 #include <math.h>

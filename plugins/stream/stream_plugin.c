@@ -7,15 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
-#include "contract.h"
-#include "elements.h"
-#include "kernels.h"
-#include "params.h"
-#include "replay.h"
 #include "rigor/plugin.h"
+#include "stream_check.h"
+#include "stream_contract.h"
+#include "stream_elements.h"
+#include "stream_kernels.h"
+#include "stream_params.h"
+#include "stream_replay.h"
 #ifdef STREAM_FAULT_INJECTION
-#include "faults.h"
+#include "stream_faults.h"
 #endif
 
 /* 2 MiB: every array starts on a huge-page boundary, as BabelStream allocates. */

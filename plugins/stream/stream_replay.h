@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "contract.h"
+#include "stream_contract.h"
 
 #define STREAM_INIT_A 0.1
 #define STREAM_INIT_B 0.2

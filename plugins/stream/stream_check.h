@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "contract.h"
+#include "stream_contract.h"
 
 typedef struct stream_array_check {
   uint64_t wrong;     /* elements off by more than the tolerance, non-finite ones included */

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "contract.h"
+#include "stream_contract.h"
 
 typedef struct stream_sizing {
   size_t elements;

@@ -1,4 +1,4 @@
-#include "replay.h"
+#include "stream_replay.h"
 
 #include <math.h>
 

@@ -1,6 +1,6 @@
-/* Streaming-store kernels for one element type and one vector width. kernels_nt.c includes this
- * once per (ISA, dtype) with NT_T, NT_V (vector type), NT_W (lanes), NT_LOADU, NT_STREAM, NT_ADD,
- * NT_MUL, NT_SET1, NT_TARGET and NT_NAME(k) defined.
+/* Streaming-store kernels for one element type and one vector width. stream_kernels_nt.c includes
+ * this once per (ISA, dtype) with NT_T, NT_V (vector type), NT_W (lanes), NT_LOADU, NT_STREAM,
+ * NT_ADD, NT_MUL, NT_SET1, NT_TARGET and NT_NAME(k) defined.
  *
  * Streaming stores need an aligned destination: a short serial head runs up to the first aligned
  * element of the stored array, the parallel loop covers whole vectors, and a serial tail the

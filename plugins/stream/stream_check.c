@@ -1,4 +1,4 @@
-#include "check.h"
+#include "stream_check.h"
 
 #include <math.h>
 

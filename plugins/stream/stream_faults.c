@@ -1,4 +1,4 @@
-#include "faults.h"
+#include "stream_faults.h"
 
 #include <math.h>
 #include <stdio.h>

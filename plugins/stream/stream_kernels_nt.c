@@ -1,4 +1,4 @@
-#include "kernels.h"
+#include "stream_kernels.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -23,7 +23,7 @@ static size_t stream_nt_head(const void *p, size_t n, size_t vector, size_t elem
 #define NT_MUL     _mm512_mul_pd
 #define NT_SET1    _mm512_set1_pd
 #define NT_NAME(k) nt_avx512_double_##k
-#include "kernels_nt_template.h"
+#include "stream_kernels_nt_template.h"
 #undef NT_T
 #undef NT_V
 #undef NT_W
@@ -43,7 +43,7 @@ static size_t stream_nt_head(const void *p, size_t n, size_t vector, size_t elem
 #define NT_MUL     _mm512_mul_ps
 #define NT_SET1    _mm512_set1_ps
 #define NT_NAME(k) nt_avx512_float_##k
-#include "kernels_nt_template.h"
+#include "stream_kernels_nt_template.h"
 #undef NT_TARGET
 #undef NT_T
 #undef NT_V
@@ -65,7 +65,7 @@ static size_t stream_nt_head(const void *p, size_t n, size_t vector, size_t elem
 #define NT_MUL     _mm_mul_pd
 #define NT_SET1    _mm_set1_pd
 #define NT_NAME(k) nt_sse2_double_##k
-#include "kernels_nt_template.h"
+#include "stream_kernels_nt_template.h"
 #undef NT_T
 #undef NT_V
 #undef NT_W
@@ -85,7 +85,7 @@ static size_t stream_nt_head(const void *p, size_t n, size_t vector, size_t elem
 #define NT_MUL     _mm_mul_ps
 #define NT_SET1    _mm_set1_ps
 #define NT_NAME(k) nt_sse2_float_##k
-#include "kernels_nt_template.h"
+#include "stream_kernels_nt_template.h"
 
 const stream_kernel_fn *stream_kernels_nt(stream_dtype_t dtype, const char **isa, char *why,
                                           size_t whylen) {

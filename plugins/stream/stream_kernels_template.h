@@ -1,4 +1,4 @@
-/* The plain kernels for one element type. kernels.c includes this once per dtype with
+/* The plain kernels for one element type. stream_kernels.c includes this once per dtype with
  * STREAM_T (the element type) and STREAM_NAME(k) (the function name for kernel k) defined. */
 
 static void STREAM_NAME(first_touch)(const stream_job_t *job) {

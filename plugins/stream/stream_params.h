@@ -1,4 +1,4 @@
-/* The stream plugin's params struct, filled by the core from the table in plugin.c. */
+/* The stream plugin's params struct, filled by the core from the table in stream_plugin.c. */
 #ifndef STREAM_PARAMS_H
 #define STREAM_PARAMS_H
 

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kernels.h"
+#include "stream_kernels.h"
 
 typedef enum {
   STREAM_FAULT_NONE = 0,

@@ -1,4 +1,4 @@
-#include "contract.h"
+#include "stream_contract.h"
 
 /* The traffic STREAM and BabelStream count: every array read or written once per element. */
 const stream_kernel_info_t stream_kernel_info[STREAM_N_KERNELS] = {

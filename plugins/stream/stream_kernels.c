@@ -1,16 +1,16 @@
-#include "kernels.h"
+#include "stream_kernels.h"
 
-#include "replay.h"
+#include "stream_replay.h"
 
 #define STREAM_T       double
 #define STREAM_NAME(k) plain_double_##k
-#include "kernels_template.h"
+#include "stream_kernels_template.h"
 #undef STREAM_T
 #undef STREAM_NAME
 
 #define STREAM_T       float
 #define STREAM_NAME(k) plain_float_##k
-#include "kernels_template.h"
+#include "stream_kernels_template.h"
 #undef STREAM_T
 #undef STREAM_NAME
 

@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "contract.h"
+#include "stream_contract.h"
 
 /* One kernel invocation: the arrays, the loop bound and the team size. */
 typedef struct stream_job {
