@@ -1,9 +1,9 @@
-#include "check.h"
+#include "x280_check.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "reference.h"
+#include "x280_reference.h"
 
 typedef struct tally {
   rigor_check_t *check;

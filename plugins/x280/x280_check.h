@@ -3,7 +3,7 @@
 #ifndef X280_CHECK_H
 #define X280_CHECK_H
 
-#include "state.h"
+#include "x280_state.h"
 
 /* Fills `check`; returns 0, or RIGOR_EVALIDATE when any value differs. */
 int x280_check(const x280_state_t *s, rigor_check_t *check);

@@ -1,6 +1,6 @@
-#include "cold.h"
+#include "x280_cold.h"
 
-#include "ops.h"
+#include "x280_ops.h"
 
 /* Without hwloc's answer, assume a generous 32 MiB last-level cache. */
 #define X280_LLC_FALLBACK   (32u << 20)

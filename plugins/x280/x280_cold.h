@@ -3,7 +3,7 @@
 #ifndef X280_COLD_H
 #define X280_COLD_H
 
-#include "state.h"
+#include "x280_state.h"
 
 /* The eviction buffer's size for a last-level cache of `llc_bytes` (unknown: 0). */
 size_t x280_cold_bytes(uint64_t llc_bytes);

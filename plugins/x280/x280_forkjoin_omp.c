@@ -1,4 +1,4 @@
-#include "forkjoin_omp.h"
+#include "x280_forkjoin_omp.h"
 
 #ifdef _OPENMP
 #include <omp.h>

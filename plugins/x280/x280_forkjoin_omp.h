@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-#include "state.h"
+#include "x280_state.h"
 
 /* Whether the plugin was built with OpenMP. */
 bool x280_forkjoin_omp_available(void);

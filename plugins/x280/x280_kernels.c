@@ -1,6 +1,6 @@
-#include "kernels.h"
+#include "x280_kernels.h"
 
-#include "mix.h"
+#include "x280_mix.h"
 
 /* Scalar code throughout (this file builds with -fno-tree-vectorize): the map is the seed's
  * word-at-a-time loop. It is unrolled by four because on a wide out-of-order core the loop's

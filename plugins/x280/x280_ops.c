@@ -1,10 +1,10 @@
-#include "ops.h"
+#include "x280_ops.h"
 
 #include <string.h>
 
-#include "forkjoin_omp.h"
-#include "kernels.h"
-#include "vmap.h"
+#include "x280_forkjoin_omp.h"
+#include "x280_kernels.h"
+#include "x280_vmap.h"
 
 /* Core 0 asks the host every this many chunks (256 KiB of words), and every this many counter
  * adds; the other cores only read the shared stop word. */

@@ -2,7 +2,7 @@
 #ifndef X280_OPS_H
 #define X280_OPS_H
 
-#include "state.h"
+#include "x280_state.h"
 
 /* Returns 0, or the code that stopped it (RIGOR_ECANCELED, RIGOR_ETIMEDOUT); the output is then
  * incomplete. */

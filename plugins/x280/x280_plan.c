@@ -1,4 +1,4 @@
-#include "plan.h"
+#include "x280_plan.h"
 
 #include <stdio.h>
 

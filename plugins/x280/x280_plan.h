@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "params.h"
+#include "x280_params.h"
 
 #define X280_CHUNK_BYTES 4096u
 #define X280_CHUNK_WORDS (X280_CHUNK_BYTES / sizeof(uint32_t))

@@ -3,14 +3,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
-#include "cold.h"
-#include "forkjoin_omp.h"
-#include "ops.h"
-#include "reference.h"
 #include "rigor/plugin.h"
-#include "state.h"
-#include "vmap.h"
+#include "x280_check.h"
+#include "x280_cold.h"
+#include "x280_forkjoin_omp.h"
+#include "x280_ops.h"
+#include "x280_reference.h"
+#include "x280_state.h"
+#include "x280_vmap.h"
 
 #define X280_VERSION "1.0.0"
 /* What a poisoned output word holds before an operation writes it. */

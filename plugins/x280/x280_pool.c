@@ -1,4 +1,4 @@
-#include "pool.h"
+#include "x280_pool.h"
 
 #include <errno.h>
 #include <linux/futex.h>

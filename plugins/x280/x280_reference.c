@@ -1,6 +1,6 @@
-#include "reference.h"
+#include "x280_reference.h"
 
-#include "mix.h"
+#include "x280_mix.h"
 
 uint32_t x280_input_word(uint64_t seed, size_t w) {
   uint64_t z = seed + (uint64_t)(w + 1) * 0x9e3779b97f4a7c15u;

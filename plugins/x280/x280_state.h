@@ -9,10 +9,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "plan.h"
-#include "pool.h"
 #include "rigor/plugin.h"
-#include "topology.h"
+#include "x280_plan.h"
+#include "x280_pool.h"
+#include "x280_topology.h"
 
 /* A word each core writes often gets a line of its own. */
 typedef struct x280_slot {

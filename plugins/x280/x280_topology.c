@@ -1,4 +1,4 @@
-#include "topology.h"
+#include "x280_topology.h"
 
 #include <hwloc.h>
 #include <stdlib.h>

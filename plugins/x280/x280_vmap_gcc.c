@@ -1,8 +1,8 @@
-#include "vmap.h"
+#include "x280_vmap.h"
 
 #include <string.h>
 
-#include "mix.h"
+#include "x280_mix.h"
 
 /* Eight words a vector: one AVX2 register, two SSE registers on a baseline x86-64 build. */
 typedef uint32_t x280_v8u32 __attribute__((vector_size(32)));

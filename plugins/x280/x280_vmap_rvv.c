@@ -1,9 +1,9 @@
-#include "vmap.h"
+#include "x280_vmap.h"
 
 #include <riscv_vector.h>
 #include <sys/auxv.h>
 
-#include "mix.h"
+#include "x280_mix.h"
 
 /* Compiled with the V extension enabled for this file alone (see CMakeLists.txt): the rest of the
  * plugin stays rv64gc and runs on cores without V. */
