@@ -1,4 +1,4 @@
-#include "vf_addrs.h"
+#include "pto_vf_addrs.h"
 
 #include <errno.h>
 #include <stdbool.h>

@@ -1,7 +1,7 @@
 /* device_addrs.toml: named buffers as TOML tables with addr = "0x..." and size_bytes = N. A strict
  * reader for exactly that subset; errors read "file:line: message". */
-#ifndef VF_ADDRS_H
-#define VF_ADDRS_H
+#ifndef PTO_VF_ADDRS_H
+#define PTO_VF_ADDRS_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
-#include "vf_class.h"
+#include "pto_vf_class.h"
 
-#include "vf_swar.h"
+#include "pto_vf_swar.h"
 
 static bool starts_with_nocase(vf_span_t s, const char *prefix, size_t n) {
   if (s.len < n) return false;

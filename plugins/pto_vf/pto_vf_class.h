@@ -1,8 +1,8 @@
 /* Instruction classes for per-class counts and aggregates; the rules are in the README. */
-#ifndef VF_CLASS_H
-#define VF_CLASS_H
+#ifndef PTO_VF_CLASS_H
+#define PTO_VF_CLASS_H
 
-#include "vf_line.h"
+#include "pto_vf_line.h"
 
 typedef enum {
   VF_CLASS_LOAD = 0,

@@ -1,4 +1,4 @@
-#include "vf_export.h"
+#include "pto_vf_export.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "vf_scan.h"
+#include "pto_vf_scan.h"
 
 typedef struct agg_row {
   char unit[48];

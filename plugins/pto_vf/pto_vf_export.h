@@ -1,13 +1,13 @@
 /* Per-instruction timeline (CSV and/or JSON) and per-(unit, buffer, class) aggregates. Every
  * instruction's start (instr_popped_log) is paired with its end (instr_log) by ID, or by PC in
  * order for lines without an ID; buffers come from device_addrs.toml. */
-#ifndef VF_EXPORT_H
-#define VF_EXPORT_H
+#ifndef PTO_VF_EXPORT_H
+#define PTO_VF_EXPORT_H
 
 #include <stddef.h>
 
-#include "vf_addrs.h"
-#include "vf_trace_set.h"
+#include "pto_vf_addrs.h"
+#include "pto_vf_trace_set.h"
 
 typedef struct vf_export_paths {
   const char *csv;  /* NULL or "" to skip */

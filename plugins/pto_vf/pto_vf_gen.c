@@ -1,4 +1,4 @@
-#include "vf_gen.h"
+#include "pto_vf_gen.h"
 
 #include <errno.h>
 #include <inttypes.h>

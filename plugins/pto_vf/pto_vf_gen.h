@@ -1,12 +1,12 @@
 /* Synthetic CAModel dumps with known answers, for tests, benchmarks and sample configs. */
-#ifndef VF_GEN_H
-#define VF_GEN_H
+#ifndef PTO_VF_GEN_H
+#define PTO_VF_GEN_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "vf_class.h"
+#include "pto_vf_class.h"
 
 typedef enum {
   VF_GEN_LAYOUT_FULL = 0,  /* end records carry addr, instr_num and both times */

@@ -1,4 +1,4 @@
-#include "vf_golden.h"
+#include "pto_vf_golden.h"
 
 #include <errno.h>
 #include <jansson.h>

@@ -1,7 +1,7 @@
 /* The golden (correctness) result of one candidate: from a small file the runner writes, or from
  * the runner's output through configurable regular expressions. */
-#ifndef VF_GOLDEN_H
-#define VF_GOLDEN_H
+#ifndef PTO_VF_GOLDEN_H
+#define PTO_VF_GOLDEN_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,8 +1,8 @@
-#include "vf_line.h"
+#include "pto_vf_line.h"
 
 #include <string.h>
 
-#include "vf_swar.h"
+#include "pto_vf_swar.h"
 
 /* Hex digit value + 1 by character, 0 for anything else: one load instead of three range tests. */
 static const uint8_t HEX_PLUS_ONE[256] = {

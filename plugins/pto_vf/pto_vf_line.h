@@ -1,7 +1,7 @@
 /* One CAModel dump line -> fields. Pure function of its (ptr, len) input: no global state, no
  * allocation, never reads past len. Suitable as a fuzzing entry point. */
-#ifndef VF_LINE_H
-#define VF_LINE_H
+#ifndef PTO_VF_LINE_H
+#define PTO_VF_LINE_H
 
 #include <stdbool.h>
 #include <stddef.h>

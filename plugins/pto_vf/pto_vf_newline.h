@@ -1,7 +1,7 @@
 /* Newline positions sixty-four bytes at a time, as one bit per byte: SSE2 where the compiler
  * targets it (every x86-64), a plain loop elsewhere. */
-#ifndef VF_NEWLINE_H
-#define VF_NEWLINE_H
+#ifndef PTO_VF_NEWLINE_H
+#define PTO_VF_NEWLINE_H
 
 #include <stdint.h>
 

@@ -1,4 +1,4 @@
-#include "vf_pair.h"
+#include "pto_vf_pair.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 /* Start/end pairing. Events wait in per-side queues keyed by instruction ID (or any other key the
  * caller chooses for lines without one); events with the same key pair first-in first-out. Memory
  * grows with the number of events still waiting for their partner, not with the trace length. */
-#ifndef VF_PAIR_H
-#define VF_PAIR_H
+#ifndef PTO_VF_PAIR_H
+#define PTO_VF_PAIR_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -9,14 +9,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "pto_vf_addrs.h"
+#include "pto_vf_export.h"
+#include "pto_vf_golden.h"
 #include "pto_vf_params.h"
+#include "pto_vf_runner.h"
+#include "pto_vf_scan.h"
+#include "pto_vf_trace_set.h"
 #include "rigor/plugin.h"
-#include "vf_addrs.h"
-#include "vf_export.h"
-#include "vf_golden.h"
-#include "vf_runner.h"
-#include "vf_scan.h"
-#include "vf_trace_set.h"
 
 #define P(field) offsetof(pto_vf_params_t, field)
 

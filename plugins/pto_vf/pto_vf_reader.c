@@ -1,4 +1,4 @@
-#include "vf_reader.h"
+#include "pto_vf_reader.h"
 
 #include <errno.h>
 #include <stdlib.h>

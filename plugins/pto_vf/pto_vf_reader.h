@@ -1,12 +1,12 @@
 /* Line reader over a file descriptor (fixed buffer, streaming) or a memory block (zero copy). */
-#ifndef VF_READER_H
-#define VF_READER_H
+#ifndef PTO_VF_READER_H
+#define PTO_VF_READER_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "vf_newline.h"
+#include "pto_vf_newline.h"
 
 /* Small enough that a refill stays in the core's L2 cache while it is parsed. */
 #define VF_READER_BUFFER (256u << 10)

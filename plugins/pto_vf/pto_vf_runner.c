@@ -1,4 +1,4 @@
-#include "vf_runner.h"
+#include "pto_vf_runner.h"
 
 #include <errno.h>
 #include <fcntl.h>

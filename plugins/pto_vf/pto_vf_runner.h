@@ -1,6 +1,6 @@
 /* Runs the candidate's runner: an argv list, never a shell string. */
-#ifndef VF_RUNNER_H
-#define VF_RUNNER_H
+#ifndef PTO_VF_RUNNER_H
+#define PTO_VF_RUNNER_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-#include "vf_scan.h"
+#include "pto_vf_scan.h"
 
 #include <string.h>
 

@@ -1,15 +1,15 @@
 /* Scans one core's pair of dumps (instr_popped_log = starts, instr_log = ends), merging the two
  * streams by cycle so that only VFs in flight wait for their partner. */
-#ifndef VF_SCAN_H
-#define VF_SCAN_H
+#ifndef PTO_VF_SCAN_H
+#define PTO_VF_SCAN_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "vf_class.h"
-#include "vf_line.h"
-#include "vf_pair.h"
-#include "vf_reader.h"
+#include "pto_vf_class.h"
+#include "pto_vf_line.h"
+#include "pto_vf_pair.h"
+#include "pto_vf_reader.h"
 
 #define VF_SCAN_MAX_ISSUES 8
 

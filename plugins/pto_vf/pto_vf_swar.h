@@ -1,8 +1,8 @@
 /* Eight characters at a time in one 64-bit word (little-endian: the first character is the low
  * byte). Used by the fixed-layout fast path of the line parser; every function is exact per byte,
  * with no carries between bytes. */
-#ifndef VF_SWAR_H
-#define VF_SWAR_H
+#ifndef PTO_VF_SWAR_H
+#define PTO_VF_SWAR_H
 
 #include <stdbool.h>
 #include <stdint.h>

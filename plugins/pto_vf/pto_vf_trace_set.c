@@ -1,4 +1,4 @@
-#include "vf_trace_set.h"
+#include "pto_vf_trace_set.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,7 +1,7 @@
 /* Finds the dump pairs core<C>.veccore<V>.{instr_popped_log,instr_log}.dump (and cubecore ones
  * when asked) in a trace directory. */
-#ifndef VF_TRACE_SET_H
-#define VF_TRACE_SET_H
+#ifndef PTO_VF_TRACE_SET_H
+#define PTO_VF_TRACE_SET_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -6,7 +6,7 @@
 
 #include <cmocka.h>
 
-#include "vf_addrs.h"
+#include "pto_vf_addrs.h"
 
 static int parse(const char *text, vf_addrs_t *a, char *err, size_t errlen) {
   return vf_addrs_parse(text, strlen(text), "device_addrs.toml", a, err, errlen);

@@ -7,8 +7,8 @@
 
 #include <cmocka.h>
 
-#include "vf_class.h"
-#include "vf_line.h"
+#include "pto_vf_class.h"
+#include "pto_vf_line.h"
 
 static vf_line_status_t parse(const char *s, vf_line_t *l) {
   return vf_line_parse(s, strlen(s), l);

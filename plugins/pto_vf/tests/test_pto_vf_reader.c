@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "vf_reader.h"
+#include "pto_vf_reader.h"
 
 /* Line lengths around the 64-byte newline blocks, an overlong line that fits the buffer, one that
  * outgrows it, blank and CR-terminated lines. */

@@ -9,9 +9,9 @@
 
 #include <cmocka.h>
 
-#include "vf_gen.h"
-#include "vf_scan.h"
-#include "vf_trace_set.h"
+#include "pto_vf_gen.h"
+#include "pto_vf_scan.h"
+#include "pto_vf_trace_set.h"
 
 typedef struct mem_trace {
   char *starts, *ends;
