@@ -17,6 +17,7 @@
 #include "pto_vf_scan.h"
 #include "pto_vf_trace_set.h"
 #include "rigor/plugin.h"
+#include "rigor/plugin_identity.h"
 
 #define P(field) offsetof(pto_vf_params_t, field)
 
@@ -633,18 +634,6 @@ static int hash_file(const char *path, uint64_t *size, uint64_t *hash) {
   return got < 0 ? -EIO : 0;
 }
 
-static int add_kv(rigor_kv_t *out, int cap, int n, const char *key, const char *fmt, ...)
-    RIGOR_PRINTF(5, 6);
-static int add_kv(rigor_kv_t *out, int cap, int n, const char *key, const char *fmt, ...) {
-  if (n >= cap) return n;
-  snprintf(out[n].key, sizeof out[n].key, "%s", key);
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(out[n].value, sizeof out[n].value, fmt, ap);
-  va_end(ap);
-  return n + 1;
-}
-
 static int pto_vf_identity(rigor_ctx_t *ctx, void *state, rigor_kv_t *out, int cap) {
   (void)ctx;
   state_t *st = state;
@@ -661,24 +650,24 @@ static int pto_vf_identity(rigor_ctx_t *ctx, void *state, rigor_kv_t *out, int c
         char key[64];
         snprintf(key, sizeof key, "trace:%s", base ? base + 1 : paths[k]);
         if (hash_file(paths[k], &size, &hash) == 0)
-          n = add_kv(out, cap, n, key, "bytes=%" PRIu64 " fnv1a64=%016" PRIx64, size, hash);
+          n = rigor_kv_put(out, cap, n, key, "bytes=%" PRIu64 " fnv1a64=%016" PRIx64, size, hash);
       }
     }
     vf_trace_set_free(&set);
   } else {
-    n = add_kv(out, cap, n, "trace", "%s", err);
+    n = rigor_kv_put(out, cap, n, "trace", "%s", err);
   }
-  if (has_text(p->runner)) n = add_kv(out, cap, n, "runner_argv", "%s", p->runner);
+  if (has_text(p->runner)) n = rigor_kv_put(out, cap, n, "runner_argv", "%s", p->runner);
   if (st->ran) {
-    n = add_kv(out, cap, n, "runner_exit", "%d", st->run.exit_code);
-    n = add_kv(out, cap, n, "runner_signal", "%d", st->run.term_signal);
-    n = add_kv(out, cap, n, "runner_wall_s", "%.3f", st->run.wall_s);
+    n = rigor_kv_put(out, cap, n, "runner_exit", "%d", st->run.exit_code);
+    n = rigor_kv_put(out, cap, n, "runner_signal", "%d", st->run.term_signal);
+    n = rigor_kv_put(out, cap, n, "runner_wall_s", "%.3f", st->run.wall_s);
     size_t len = st->run.output_len;
-    n = add_kv(out, cap, n, "runner_stdout_tail", "%s",
-               st->run.output + (len > 255 ? len - 255 : 0));
+    n = rigor_kv_put(out, cap, n, "runner_stdout_tail", "%s",
+                     st->run.output + (len > 255 ? len - 255 : 0));
     len = strlen(st->run.stderr_tail);
-    n = add_kv(out, cap, n, "runner_stderr_tail", "%s",
-               st->run.stderr_tail + (len > 255 ? len - 255 : 0));
+    n = rigor_kv_put(out, cap, n, "runner_stderr_tail", "%s",
+                     st->run.stderr_tail + (len > 255 ? len - 255 : 0));
   }
   return n;
 }

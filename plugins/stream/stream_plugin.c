@@ -1,13 +1,13 @@
 #include <inttypes.h>
 #include <math.h>
 #include <omp.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rigor/plugin.h"
+#include "rigor/plugin_identity.h"
 #include "stream_check.h"
 #include "stream_contract.h"
 #include "stream_elements.h"
@@ -316,34 +316,22 @@ static void stream_fini(rigor_ctx_t *ctx, void *state) {
   stream_free(state);
 }
 
-static int put(rigor_kv_t *out, int cap, int n, const char *key, const char *fmt, ...)
-    RIGOR_PRINTF(5, 6);
-
-static int put(rigor_kv_t *out, int cap, int n, const char *key, const char *fmt, ...) {
-  if (n >= cap) return n;
-  snprintf(out[n].key, sizeof out[n].key, "%s", key);
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(out[n].value, sizeof out[n].value, fmt, ap);
-  va_end(ap);
-  return n + 1;
-}
-
 static int stream_identity(rigor_ctx_t *ctx, void *state, rigor_kv_t *out, int cap) {
   (void)ctx;
   const stream_state_t *s = state;
   int n = 0;
-  n = put(out, cap, n, "stream.variant", "%s", s->nt_stores ? "tuned" : "standard");
-  n = put(out, cap, n, "stream.nt_isa", "%s", s->nt_isa);
-  n = put(out, cap, n, "stream.dtype", "%s", dtype_choices[s->dtype]);
-  n = put(out, cap, n, "stream.elements", "%zu", s->elements);
-  n = put(out, cap, n, "stream.elements_rule", "%s", s->sizing.rule);
-  n = put(out, cap, n, "stream.llc_bytes", "%" PRIu64, s->sizing.llc_bytes);
-  n = put(out, cap, n, "stream.array_bytes", "%zu", s->elements * stream_dtype_size(s->dtype));
-  n = put(out, cap, n, "stream.offset", "%zu", s->offset);
-  n = put(out, cap, n, "stream.alignment", "%zu", STREAM_ALIGNMENT);
-  n = put(out, cap, n, "stream.threads", "%d", s->threads);
-  n = put(out, cap, n, "stream.rescales", "%" PRIu64, s->rescales);
+  n = rigor_kv_put(out, cap, n, "stream.variant", "%s", s->nt_stores ? "tuned" : "standard");
+  n = rigor_kv_put(out, cap, n, "stream.nt_isa", "%s", s->nt_isa);
+  n = rigor_kv_put(out, cap, n, "stream.dtype", "%s", dtype_choices[s->dtype]);
+  n = rigor_kv_put(out, cap, n, "stream.elements", "%zu", s->elements);
+  n = rigor_kv_put(out, cap, n, "stream.elements_rule", "%s", s->sizing.rule);
+  n = rigor_kv_put(out, cap, n, "stream.llc_bytes", "%" PRIu64, s->sizing.llc_bytes);
+  n = rigor_kv_put(out, cap, n, "stream.array_bytes", "%zu",
+                   s->elements * stream_dtype_size(s->dtype));
+  n = rigor_kv_put(out, cap, n, "stream.offset", "%zu", s->offset);
+  n = rigor_kv_put(out, cap, n, "stream.alignment", "%zu", STREAM_ALIGNMENT);
+  n = rigor_kv_put(out, cap, n, "stream.threads", "%d", s->threads);
+  n = rigor_kv_put(out, cap, n, "stream.rescales", "%" PRIu64, s->rescales);
   return n;
 }
 

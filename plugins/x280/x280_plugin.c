@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "rigor/plugin.h"
+#include "rigor/plugin_identity.h"
 #include "x280_check.h"
 #include "x280_cold.h"
 #include "x280_forkjoin_omp.h"
@@ -301,33 +302,21 @@ static void x280_fini(rigor_ctx_t *ctx, void *state) {
   destroy(state);
 }
 
-static int add_kv(rigor_kv_t *out, int cap, int n, const char *key, const char *value) {
-  if (n < cap) {
-    snprintf(out[n].key, sizeof out[n].key, "%s", key);
-    snprintf(out[n].value, sizeof out[n].value, "%s", value);
-  }
-  return n + 1;
-}
-
 static int x280_identity(rigor_ctx_t *ctx, void *state, rigor_kv_t *out, int cap) {
   (void)ctx;
   x280_state_t *s = state;
-  char text[256];
+  char cpus[256];
   size_t used = 0;
-  text[0] = '\0';
-  for (unsigned k = 0; k < s->threads_max && used < sizeof text; k++)
-    used += (size_t)snprintf(text + used, sizeof text - used, k ? ",%d" : "%d", s->cpus[k]);
-  int n = add_kv(out, cap, 0, "x280.pool_cpus", text);
-  snprintf(text, sizeof text, "%d", x280_topology_numa_nodes(s->topo));
-  n = add_kv(out, cap, n, "x280.numa_nodes", text);
-  snprintf(text, sizeof text, "%llu", (unsigned long long)s->llc_bytes);
-  n = add_kv(out, cap, n, "x280.llc_bytes", text);
-  snprintf(text, sizeof text, "%zu", s->evict_words * sizeof(uint64_t));
-  n = add_kv(out, cap, n, "x280.evict_bytes", text);
-  n = add_kv(out, cap, n, "x280.vector_isa", x280_vmap_isa());
-  snprintf(text, sizeof text, "%ld", x280_forkjoin_omp_version());
-  n = add_kv(out, cap, n, "x280.openmp", text);
-  return n < cap ? n : cap;
+  cpus[0] = '\0';
+  for (unsigned k = 0; k < s->threads_max && used < sizeof cpus; k++)
+    used += (size_t)snprintf(cpus + used, sizeof cpus - used, k ? ",%d" : "%d", s->cpus[k]);
+  int n = rigor_kv_put(out, cap, 0, "x280.pool_cpus", "%s", cpus);
+  n = rigor_kv_put(out, cap, n, "x280.numa_nodes", "%d", x280_topology_numa_nodes(s->topo));
+  n = rigor_kv_put(out, cap, n, "x280.llc_bytes", "%llu", (unsigned long long)s->llc_bytes);
+  n = rigor_kv_put(out, cap, n, "x280.evict_bytes", "%zu", s->evict_words * sizeof(uint64_t));
+  n = rigor_kv_put(out, cap, n, "x280.vector_isa", "%s", x280_vmap_isa());
+  n = rigor_kv_put(out, cap, n, "x280.openmp", "%ld", x280_forkjoin_omp_version());
+  return n;
 }
 
 static const rigor_plugin_t x280_plugin = {
