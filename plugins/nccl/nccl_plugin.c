@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "nccl_data.h"
+#include "nccl_errors.h"
 #include "nccl_state.h"
 
 #define NCCL_POISON_BYTE 0xA5
