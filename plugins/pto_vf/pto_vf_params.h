@@ -1,4 +1,4 @@
-/* The plugin's parameters, filled by the core from the schema in pto_vf_plugin.c. */
+/* The plugin's parameters, filled by the core from the schema in pto_vf_schema.c. */
 #ifndef PTO_VF_PARAMS_H
 #define PTO_VF_PARAMS_H
 
