@@ -4,9 +4,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "vf_line.h"
-#include "vf_reader.h"
-#include "vf_scan.h"
+#include "pto_vf_line.h"
+#include "pto_vf_reader.h"
+#include "pto_vf_scan.h"
 
 static void parse_lines(const char *data, size_t size) {
   vf_reader_t r;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds the x280 plugin's RVV map loop (vmap_rvv.c) for riscv64 with clang (from the ziglang
-# package on PyPI) and runs plugins/x280/tests/rvv_check.c under qemu-user: exact at VLEN 128 and
-# 512, and "no V" on a core without the vector extension. Needs qemu-user-static (apt) and pip.
+# Builds the x280 plugin's RVV map loop (x280_vmap_rvv.c) for riscv64 with clang (from the
+# ziglang package on PyPI) and runs plugins/x280/tests/rvv_check.c under qemu-user: exact at VLEN
+# 128 and 512, and "no V" on a core without the vector extension. Needs qemu-user-static (apt) and
+# pip.
 #
 #   scripts/check-rvv.sh [WORK_DIR]
 set -euo pipefail
@@ -18,7 +19,7 @@ fi
 cc() { PYTHONPATH="$work/zig" python3 -m ziglang cc -target riscv64-linux-musl -O2 -std=c11 \
   -Wall -Wextra -Werror -I"$root/plugins/x280" "$@"; }
 src=$root/plugins/x280
-cc -mcpu=baseline_rv64+v -c "$src/vmap_rvv.c" -o "$work/vmap_rvv.o"
+cc -mcpu=baseline_rv64+v -c "$src/x280_vmap_rvv.c" -o "$work/vmap_rvv.o"
 cc -mcpu=baseline_rv64 -c "$src/tests/rvv_check.c" -o "$work/rvv_check.o"
 # The linker's start files warn about their own code; only a failure matters.
 cc -static "$work/rvv_check.o" "$work/vmap_rvv.o" -o "$work/rvv_check" -Wno-error 2>"$work/link.log" ||

@@ -1,8 +1,9 @@
 #!/bin/sh
 # The plugin SDK, end to end, as a plugin author meets it: install rigor into an empty prefix,
 # build the plugin template out of tree against that prefix alone (CMake package and pkg-config),
-# run its config through the installed `rigor run` and check the results; then the same for a
-# plugin written by `rigor new-plugin`. Needs cmake, a C compiler, pkg-config and jq.
+# run its config through the installed `rigor run` and check the results, its identity records
+# (rigor/plugin_identity.h) included; then the same for a plugin written by `rigor new-plugin`.
+# Needs cmake, a C compiler, pkg-config and jq; a C++ compiler, if present, checks the headers.
 #
 # usage: scripts/sdk-check.sh [BUILD_DIR]   (a built tree; defaults to build)
 set -eu
@@ -25,7 +26,8 @@ done
 
 step "install rigor into $prefix"
 cmake --install "$build" --prefix "$prefix" >"$work/install.log"
-for f in bin/rigor include/rigor/plugin.h lib/cmake/rigor/rigorConfig.cmake \
+for f in bin/rigor include/rigor/plugin.h include/rigor/plugin_identity.h \
+  lib/cmake/rigor/rigorConfig.cmake \
   lib/cmake/rigor/rigorConfigVersion.cmake lib/cmake/rigor/RigorPlugin.cmake \
   lib/pkgconfig/rigor-plugin.pc share/man/man1/rigor.1 share/bash-completion/completions/rigor \
   share/doc/rigor/writing-plugins.md share/doc/rigor/user-guide.md share/rigor/configs; do
@@ -59,6 +61,16 @@ so=$work/template-build/memcpy_bw.so
 [ -f "$so" ] || fail "rigor_add_plugin did not produce memcpy_bw.so"
 exported=$(nm -D --defined-only "$so" | awk '$2 == "T" { print $3 }')
 [ "$exported" = rigor_plugin_get ] || fail "memcpy_bw.so exports [$exported], not only rigor_plugin_get"
+
+step "the installed headers compile as C++ too"
+if command -v "${CXX:-c++}" >/dev/null; then
+  printf '#include <rigor/plugin.h>\n#include <rigor/plugin_identity.h>\n' |
+    "${CXX:-c++}" -x c++ -std=c++11 -Wall -Wextra -Werror -fsyntax-only -I"$prefix/include" - ||
+    fail "rigor/plugin.h or rigor/plugin_identity.h does not compile as C++"
+  echo "C++: ok"
+else
+  echo "no C++ compiler; skipped"
+fi
 
 step "build the template with pkg-config instead"
 mkdir "$work/pc"
@@ -95,6 +107,14 @@ bad=$(jq -c 'select(.type == "sample") | select(
     or (.metrics.prime_s | type) != "number"
     or .iters != 10)' "$results" | head -n 3)
 [ -z "$bad" ] || fail "samples disagree with the plugin's contract: $bad"
+# The identity hook (rigor_kv_put from rigor/plugin_identity.h): each buffer holds the largest
+# point, 16MiB + offset + 64 guard bytes, rounded up to 4096.
+bad=$(jq -c 'select(.type == "run") | .plugin_identity | select(
+    .["memcpy_bw.buffer_bytes"] != "16781312"
+    or .["memcpy_bw.alignment"] != "4096"
+    or ((.["memcpy_bw.page_size"] // "0") | tonumber) <= 0
+    or length != 3)' "$results" | head -n 3)
+[ -z "$bad" ] || fail "run records' plugin_identity disagrees with the template: $bad"
 "$rigor" report "$results"
 
 step "ctest of the template build (its own test runs rigor run)"
@@ -116,6 +136,10 @@ cmake --build "$work/fastcopy/build" -j "$jobs"
   --plugin-path "$work/fastcopy/build" >/dev/null || fail "rigor run of the new plugin exited $?"
 fast_ok=$(jq -s '[.[] | select(.type == "run" and .status == "ok")] | length' "$work/fastcopy.jsonl")
 [ "$fast_ok" -eq 4 ] || fail "new plugin: $fast_ok of 4 runs ok"
+fast_ident=$(jq -s -c '[.[] | select(.type == "run") | .plugin_identity | keys] | unique' \
+  "$work/fastcopy.jsonl")
+[ "$fast_ident" = '[["fastcopy.alignment","fastcopy.buffer_bytes","fastcopy.page_size"]]' ] ||
+  fail "new plugin: identity keys $fast_ident"
 
 echo
 echo "sdk-check: OK"

@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "vf_scan.h"
+#include "pto_vf_scan.h"
 
 static double now_s(clockid_t clock) {
   struct timespec ts;

@@ -14,9 +14,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "params.h"
 #include "stream_params.h"
 #include "test_host.h"
+#include "x280_params.h"
 
 #define PLUGIN_SO  RIGOR_PLUGIN_DIR "/x280.so"
 #define STREAM_SO  RIGOR_PLUGIN_DIR "/stream.so"

@@ -1,22 +1,9 @@
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "nccl_state.h"
 #include "nccl_version.h"
-
-static int put(rigor_kv_t *out, int cap, int k, const char *key, const char *fmt, ...)
-    RIGOR_PRINTF(5, 6);
-
-static int put(rigor_kv_t *out, int cap, int k, const char *key, const char *fmt, ...) {
-  if (k >= cap) return k;
-  snprintf(out[k].key, sizeof out[k].key, "%s", key);
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(out[k].value, sizeof out[k].value, fmt, ap);
-  va_end(ap);
-  return k + 1;
-}
+#include "rigor/plugin_identity.h"
 
 static void format_uuid(const cudaUUID_t *uuid, char *out, size_t cap) {
   const unsigned char *b = (const unsigned char *)uuid->bytes;
@@ -47,37 +34,38 @@ int nccl_identity(rigor_ctx_t *ctx, void *state, rigor_kv_t *out, int cap) {
   cudaDriverGetVersion(&driver);
   cudaRuntimeGetVersion(&runtime);
   cudaGetDeviceCount(&count);
-  k = put(out, cap, k, "cuda_driver_version", "%d.%d", driver / 1000, driver % 1000 / 10);
-  k = put(out, cap, k, "cuda_runtime_version", "%d.%d", runtime / 1000, runtime % 1000 / 10);
+  k = rigor_kv_put(out, cap, k, "cuda_driver_version", "%d.%d", driver / 1000, driver % 1000 / 10);
+  k = rigor_kv_put(out, cap, k, "cuda_runtime_version", "%d.%d", runtime / 1000,
+                   runtime % 1000 / 10);
   nccl_version_format(NCCL_VERSION_CODE, text, sizeof text);
-  k = put(out, cap, k, "nccl_version_header", "%s", text);
+  k = rigor_kv_put(out, cap, k, "nccl_version_header", "%s", text);
   if (ncclGetVersion(&library) == ncclSuccess) {
     nccl_version_format(library, text, sizeof text);
-    k = put(out, cap, k, "nccl_version_library", "%s", text);
+    k = rigor_kv_put(out, cap, k, "nccl_version_library", "%s", text);
   }
-  k = put(out, cap, k, "gpu_count", "%d", count);
-  k = put(out, cap, k, "gpus_per_process", "%d", s->n_gpus);
-  k = put(out, cap, k, "nccl_nranks", "%d", s->nranks);
-  k = put(out, cap, k, "nvml", "%s", s->nvml ? "loaded" : "unavailable");
+  k = rigor_kv_put(out, cap, k, "gpu_count", "%d", count);
+  k = rigor_kv_put(out, cap, k, "gpus_per_process", "%d", s->n_gpus);
+  k = rigor_kv_put(out, cap, k, "nccl_nranks", "%d", s->nranks);
+  k = rigor_kv_put(out, cap, k, "nvml", "%s", s->nvml ? "loaded" : "unavailable");
   for (int g = 0; g < s->n_gpus; g++) {
     struct cudaDeviceProp prop;
     memset(&prop, 0, sizeof prop);
     if (cudaGetDeviceProperties(&prop, s->gpus[g].device) != cudaSuccess) continue;
     char key[64];
     snprintf(key, sizeof key, "gpu%d.name", g);
-    k = put(out, cap, k, key, "%s", prop.name);
+    k = rigor_kv_put(out, cap, k, key, "%s", prop.name);
     snprintf(key, sizeof key, "gpu%d.uuid", g);
     format_uuid(&prop.uuid, text, sizeof text);
-    k = put(out, cap, k, key, "%s", text);
+    k = rigor_kv_put(out, cap, k, key, "%s", text);
     snprintf(key, sizeof key, "gpu%d.pci_bus_id", g);
-    k = put(out, cap, k, key, "%s", s->gpus[g].pci_bus_id);
+    k = rigor_kv_put(out, cap, k, key, "%s", s->gpus[g].pci_bus_id);
     snprintf(key, sizeof key, "gpu%d.compute_capability", g);
-    k = put(out, cap, k, key, "%d.%d", prop.major, prop.minor);
+    k = rigor_kv_put(out, cap, k, key, "%d.%d", prop.major, prop.minor);
     snprintf(key, sizeof key, "gpu%d.device", g);
-    k = put(out, cap, k, key, "%d", s->gpus[g].device);
+    k = rigor_kv_put(out, cap, k, key, "%d", s->gpus[g].device);
     snprintf(key, sizeof key, "gpu%d.p2p_peers", g);
     peers_of(s->gpus[g].device, count, text, sizeof text);
-    k = put(out, cap, k, key, "%s", text);
+    k = rigor_kv_put(out, cap, k, key, "%s", text);
   }
   return k;
 }

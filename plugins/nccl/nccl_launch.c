@@ -1,4 +1,5 @@
 #include "nccl_data.h"
+#include "nccl_errors.h"
 #include "nccl_state.h"
 
 _Static_assert(ncclInt8 == 0 && ncclUint8 == 1 && ncclInt32 == 2 && ncclUint32 == 3 &&

@@ -1,5 +1,6 @@
 #include <stdlib.h>
 
+#include "nccl_errors.h"
 #include "nccl_state.h"
 
 static int create_range(nccl_state_t *s, uint32_t from, uint32_t to) {

@@ -50,11 +50,6 @@ typedef struct nccl_state {
   nccl_nvml_t *nvml;
 } nccl_state_t;
 
-/* Records "what: CUDA error text" through the host and returns `code`. */
-int nccl_fail_cuda(nccl_state_t *s, int code, cudaError_t err, const char *what);
-/* Records "what: NCCL error text (last error)" through the host and returns RIGOR_EPLUGIN. */
-int nccl_fail_nccl(nccl_state_t *s, ncclResult_t res, ncclComm_t comm, const char *what);
-
 /* nccl_device.c: choose devices, create streams, buffers, events and the communicators. */
 int nccl_device_setup(nccl_state_t *s, const nccl_params_t *base);
 void nccl_device_teardown(nccl_state_t *s);

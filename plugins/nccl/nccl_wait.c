@@ -1,6 +1,7 @@
 #include <sched.h>
 #include <stdbool.h>
 
+#include "nccl_errors.h"
 #include "nccl_state.h"
 
 static void abort_all(nccl_state_t *s) {

@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "vf_scan.h"
+#include "pto_vf_scan.h"
 
 #define CORPUS RIGOR_SOURCE_DIR "/tests/badinput/traces/"
 

@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <rigor/plugin.h>
+#include <rigor/plugin_identity.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
  * executed bound, not just that the copied range is right. */
 #define MEMCPY_BW_GUARD  64
 #define MEMCPY_BW_POISON 0xA5
+#define MEMCPY_BW_ALIGN  4096
 
 typedef struct memcpy_bw_params {
   uint64_t bytes;
@@ -27,7 +29,8 @@ typedef struct memcpy_bw_state {
   rigor_work_t *work;
   unsigned char *src;
   unsigned char *dst_base;
-  uint64_t ops; /* operations run() executed since the last prime() */
+  size_t buffer_bytes; /* each of src and dst_base */
+  uint64_t ops;        /* operations run() executed since the last prime() */
   double prime_s;
 } memcpy_bw_state_t;
 
@@ -101,9 +104,10 @@ static int memcpy_bw_init(rigor_ctx_t *ctx, const rigor_host_t *host, const void
   if (!s) return host->error(ctx, RIGOR_ENOMEM, "memcpy_bw: out of memory for its state");
   s->host = host;
   s->work = work;
-  size_t rounded = (need + 4095) / 4096 * 4096;
-  s->src = aligned_alloc(4096, rounded);
-  s->dst_base = aligned_alloc(4096, rounded);
+  size_t rounded = (need + MEMCPY_BW_ALIGN - 1) / MEMCPY_BW_ALIGN * MEMCPY_BW_ALIGN;
+  s->buffer_bytes = rounded;
+  s->src = aligned_alloc(MEMCPY_BW_ALIGN, rounded);
+  s->dst_base = aligned_alloc(MEMCPY_BW_ALIGN, rounded);
   if (!s->src || !s->dst_base) {
     memcpy_bw_free(s);
     return host->error(ctx, RIGOR_ENOMEM, "memcpy_bw: cannot allocate 2 x %zu bytes", rounded);
@@ -191,6 +195,18 @@ static void memcpy_bw_fini(rigor_ctx_t *ctx, void *state) {
   memcpy_bw_free(state);
 }
 
+/* What the run record should say about this process beyond rigor's own identity: facts that make
+ * two results comparable or not. rigor_kv_put stops at `cap` and cuts long values. */
+static int memcpy_bw_identity(rigor_ctx_t *ctx, void *state, rigor_kv_t *out, int cap) {
+  (void)ctx;
+  const memcpy_bw_state_t *s = state;
+  int n = 0;
+  n = rigor_kv_put(out, cap, n, "memcpy_bw.buffer_bytes", "%zu", s->buffer_bytes);
+  n = rigor_kv_put(out, cap, n, "memcpy_bw.alignment", "%d", MEMCPY_BW_ALIGN);
+  n = rigor_kv_put(out, cap, n, "memcpy_bw.page_size", "%ld", sysconf(_SC_PAGESIZE));
+  return n;
+}
+
 static const rigor_plugin_t memcpy_bw_plugin = {
     .abi_major = RIGOR_ABI_MAJOR,
     .size = sizeof(rigor_plugin_t),
@@ -207,6 +223,7 @@ static const rigor_plugin_t memcpy_bw_plugin = {
     .run = memcpy_bw_run,
     .validate = memcpy_bw_validate,
     .fini = memcpy_bw_fini,
+    .identity = memcpy_bw_identity,
     .metrics_read = memcpy_bw_metrics_read,
 };
 

@@ -11,9 +11,9 @@
 
 #include <cmocka.h>
 
-#include "../src/pto_vf_params.h"
+#include "pto_vf_gen.h"
+#include "pto_vf_params.h"
 #include "test_host.h"
-#include "vf_gen.h"
 
 typedef struct fixture {
   void *so;

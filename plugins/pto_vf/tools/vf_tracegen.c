@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "vf_gen.h"
+#include "pto_vf_gen.h"
 
 static void usage(const char *prog) {
   fprintf(stderr,

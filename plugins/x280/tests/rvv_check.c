@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "mix.h"
-#include "vmap.h"
+#include "x280_mix.h"
+#include "x280_vmap.h"
 
 int main(void) {
   if (!x280_vmap_available()) {

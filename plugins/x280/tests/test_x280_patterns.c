@@ -14,8 +14,8 @@
 
 #include <cmocka.h>
 
-#include "params.h"
 #include "test_host.h"
+#include "x280_params.h"
 
 #define PLUGIN_SO  RIGOR_PLUGIN_DIR "/x280.so"
 #define MAX_POINTS 512

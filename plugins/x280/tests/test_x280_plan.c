@@ -9,8 +9,8 @@
 
 #include <cmocka.h>
 
-#include "plan.h"
 #include "rigor/plugin.h"
+#include "x280_plan.h"
 
 static x280_params_t params(uint64_t words, uint64_t cores, uint64_t cpc, x280_layout_t layout) {
   return (x280_params_t){.pattern = X280_MAP,

@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "pool.h"
+#include "x280_pool.h"
 
 #define THREADS 3
 

@@ -1,0 +1,38 @@
+/* STREAM and BabelStream kernels: one hot loop each, OpenMP static schedule on the loop. */
+#ifndef STREAM_KERNELS_H
+#define STREAM_KERNELS_H
+
+#include <stddef.h>
+
+#include "stream_contract.h"
+
+/* One kernel invocation: the arrays, the loop bound and the team size. */
+typedef struct stream_job {
+  void *a;
+  void *b;
+  void *c;
+  size_t n;      /* loop bound: the kernel touches elements [0, n) */
+  double scalar; /* converted to the element type by the kernel */
+  int threads;   /* num_threads clause of every parallel loop */
+  double *dot;   /* where dot stores its sum */
+} stream_job_t;
+
+/* Runs one kernel and returns the loop bound it executed, the only source of its work. */
+typedef size_t (*stream_kernel_fn)(const stream_job_t *job);
+
+/* Plain stores, indexed by stream_kernel_t. */
+const stream_kernel_fn *stream_kernels_plain(stream_dtype_t dtype);
+
+/* First touch: a = 0.1, b = 0.2, c = 0.0 with the kernels' own schedule. */
+void stream_kernels_first_touch(stream_dtype_t dtype, const stream_job_t *job);
+
+/* Multiplies every element of a, b and c by `factor`, a power of two, so exactly. */
+void stream_kernels_rescale(stream_dtype_t dtype, const stream_job_t *job, double factor);
+
+/* Non-temporal stores, indexed by stream_kernel_t; NULL entries (dot, which stores nothing) mean
+ * the plain loop. Returns NULL and writes the reason to `why` when this build or this CPU has no
+ * streaming stores. `isa` names the instruction set chosen. */
+const stream_kernel_fn *stream_kernels_nt(stream_dtype_t dtype, const char **isa, char *why,
+                                          size_t whylen);
+
+#endif

@@ -1,0 +1,135 @@
+/* Streaming-store kernels for one element type and one vector width. stream_kernels_nt.c includes
+ * this once per (ISA, dtype) with NT_T, NT_V (vector type), NT_W (lanes), NT_LOADU, NT_STREAM,
+ * NT_ADD, NT_MUL, NT_SET1, NT_TARGET and NT_NAME(k) defined.
+ *
+ * Streaming stores need an aligned destination: a short serial head runs up to the first aligned
+ * element of the stored array, the parallel loop covers whole vectors, and a serial tail the
+ * rest. Sources are loaded unaligned because `offset` shifts the arrays against each other. Each
+ * thread fences its weakly ordered stores before the team's barrier. Multiplies and adds stay
+ * separate so results round exactly as the scalar replay does. */
+
+NT_TARGET static size_t NT_NAME(copy)(const stream_job_t *job) {
+  const NT_T *restrict a = job->a;
+  NT_T *restrict c = job->c;
+  const size_t n = job->n;
+  const size_t head = stream_nt_head(c, n, sizeof(NT_V), sizeof(NT_T));
+  const size_t vectors = (n - head) / NT_W;
+  for (size_t j = 0; j < head; j++)
+    c[j] = a[j];
+#pragma omp parallel num_threads(job->threads)
+  {
+#pragma omp for schedule(static) nowait
+    for (size_t v = 0; v < vectors; v++) {
+      const size_t j = head + v * NT_W;
+      NT_STREAM(c + j, NT_LOADU(a + j));
+    }
+    _mm_sfence();
+  }
+  for (size_t j = head + vectors * NT_W; j < n; j++)
+    c[j] = a[j];
+  return n;
+}
+
+NT_TARGET static size_t NT_NAME(scale)(const stream_job_t *job) {
+  NT_T *restrict b = job->b;
+  const NT_T *restrict c = job->c;
+  const NT_T s = (NT_T)job->scalar;
+  const size_t n = job->n;
+  const size_t head = stream_nt_head(b, n, sizeof(NT_V), sizeof(NT_T));
+  const size_t vectors = (n - head) / NT_W;
+  for (size_t j = 0; j < head; j++)
+    b[j] = s * c[j];
+#pragma omp parallel num_threads(job->threads)
+  {
+    const NT_V vs = NT_SET1(s);
+#pragma omp for schedule(static) nowait
+    for (size_t v = 0; v < vectors; v++) {
+      const size_t j = head + v * NT_W;
+      NT_STREAM(b + j, NT_MUL(vs, NT_LOADU(c + j)));
+    }
+    _mm_sfence();
+  }
+  for (size_t j = head + vectors * NT_W; j < n; j++)
+    b[j] = s * c[j];
+  return n;
+}
+
+NT_TARGET static size_t NT_NAME(add)(const stream_job_t *job) {
+  const NT_T *restrict a = job->a;
+  const NT_T *restrict b = job->b;
+  NT_T *restrict c = job->c;
+  const size_t n = job->n;
+  const size_t head = stream_nt_head(c, n, sizeof(NT_V), sizeof(NT_T));
+  const size_t vectors = (n - head) / NT_W;
+  for (size_t j = 0; j < head; j++)
+    c[j] = a[j] + b[j];
+#pragma omp parallel num_threads(job->threads)
+  {
+#pragma omp for schedule(static) nowait
+    for (size_t v = 0; v < vectors; v++) {
+      const size_t j = head + v * NT_W;
+      NT_STREAM(c + j, NT_ADD(NT_LOADU(a + j), NT_LOADU(b + j)));
+    }
+    _mm_sfence();
+  }
+  for (size_t j = head + vectors * NT_W; j < n; j++)
+    c[j] = a[j] + b[j];
+  return n;
+}
+
+NT_TARGET static size_t NT_NAME(triad)(const stream_job_t *job) {
+  NT_T *restrict a = job->a;
+  const NT_T *restrict b = job->b;
+  const NT_T *restrict c = job->c;
+  const NT_T s = (NT_T)job->scalar;
+  const size_t n = job->n;
+  const size_t head = stream_nt_head(a, n, sizeof(NT_V), sizeof(NT_T));
+  const size_t vectors = (n - head) / NT_W;
+  for (size_t j = 0; j < head; j++)
+    a[j] = b[j] + s * c[j];
+#pragma omp parallel num_threads(job->threads)
+  {
+    const NT_V vs = NT_SET1(s);
+#pragma omp for schedule(static) nowait
+    for (size_t v = 0; v < vectors; v++) {
+      const size_t j = head + v * NT_W;
+      NT_STREAM(a + j, NT_ADD(NT_LOADU(b + j), NT_MUL(vs, NT_LOADU(c + j))));
+    }
+    _mm_sfence();
+  }
+  for (size_t j = head + vectors * NT_W; j < n; j++)
+    a[j] = b[j] + s * c[j];
+  return n;
+}
+
+NT_TARGET static size_t NT_NAME(nstream)(const stream_job_t *job) {
+  NT_T *restrict a = job->a;
+  const NT_T *restrict b = job->b;
+  const NT_T *restrict c = job->c;
+  const NT_T s = (NT_T)job->scalar;
+  const size_t n = job->n;
+  const size_t head = stream_nt_head(a, n, sizeof(NT_V), sizeof(NT_T));
+  const size_t vectors = (n - head) / NT_W;
+  for (size_t j = 0; j < head; j++)
+    a[j] += b[j] + s * c[j];
+#pragma omp parallel num_threads(job->threads)
+  {
+    const NT_V vs = NT_SET1(s);
+#pragma omp for schedule(static) nowait
+    for (size_t v = 0; v < vectors; v++) {
+      const size_t j = head + v * NT_W;
+      const NT_V bsc = NT_ADD(NT_LOADU(b + j), NT_MUL(vs, NT_LOADU(c + j)));
+      NT_STREAM(a + j, NT_ADD(NT_LOADU(a + j), bsc));
+    }
+    _mm_sfence();
+  }
+  for (size_t j = head + vectors * NT_W; j < n; j++)
+    a[j] += b[j] + s * c[j];
+  return n;
+}
+
+static const stream_kernel_fn NT_NAME(table)[STREAM_N_KERNELS] = {
+    [STREAM_COPY] = NT_NAME(copy), [STREAM_SCALE] = NT_NAME(scale),
+    [STREAM_ADD] = NT_NAME(add),   [STREAM_TRIAD] = NT_NAME(triad),
+    [STREAM_DOT] = NULL,           [STREAM_NSTREAM] = NT_NAME(nstream),
+};

@@ -1,0 +1,362 @@
+#include <inttypes.h>
+#include <math.h>
+#include <omp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rigor/plugin.h"
+#include "rigor/plugin_identity.h"
+#include "stream_check.h"
+#include "stream_contract.h"
+#include "stream_elements.h"
+#include "stream_kernels.h"
+#include "stream_params.h"
+#include "stream_replay.h"
+#ifdef STREAM_FAULT_INJECTION
+#include "stream_faults.h"
+#endif
+
+/* 2 MiB: every array starts on a huge-page boundary, as BabelStream allocates. */
+#define STREAM_ALIGNMENT ((size_t)2 << 20)
+#define STREAM_N_ARRAYS  3
+
+typedef struct stream_state {
+  const rigor_host_t *host;
+  rigor_work_t *work;
+  stream_dtype_t dtype;
+  size_t elements;
+  size_t offset;
+  int threads;
+  bool nt_stores;
+  const char *nt_isa;
+  stream_sizing_t sizing;
+  void *alloc[STREAM_N_ARRAYS];
+  size_t alloc_bytes[STREAM_N_ARRAYS];
+  stream_job_t job;
+  double dot;
+  stream_kernel_fn kernels[STREAM_N_KERNELS];
+  stream_replay_t replay;
+  uint64_t rescales;
+#ifdef STREAM_FAULT_INJECTION
+  stream_fault_t fault;
+#endif
+} stream_state_t;
+
+static const char *const kernel_choices[] = {"copy", "scale",   "add", "triad",
+                                             "dot",  "nstream", NULL};
+static const char *const kernel_aliases[] = {"classic", "copy,scale,add,triad", "all",
+                                             "copy,scale,add,triad,dot,nstream", NULL};
+static const char *const dtype_choices[] = {"double", "float", NULL};
+static const char *const array_names[STREAM_N_ARRAYS] = {"a", "b", "c"};
+
+static const rigor_param_t stream_params_table[] = {
+    {.name = "kernels",
+     .type = RIGOR_PARAM_ENUM,
+     .offset = offsetof(stream_params_t, kernel),
+     .def = "copy",
+     .choices = kernel_choices,
+     .aliases = kernel_aliases,
+     .help = "kernel of each point: copy c=a, scale b=s*c, add c=a+b, triad a=b+s*c, dot "
+             "sum(a*b), nstream a+=b+s*c; sweep `classic` (STREAM's four in order) or `all`"},
+    {.name = "elements",
+     .type = RIGOR_PARAM_UINT,
+     .offset = offsetof(stream_params_t, elements),
+     .def = "0",
+     .help = "elements per array; 0 for STREAM's rule (4x the total last-level cache, at least "
+             "20 clock ticks per kernel)"},
+    {.name = "dtype",
+     .type = RIGOR_PARAM_ENUM,
+     .offset = offsetof(stream_params_t, dtype),
+     .def = "double",
+     .choices = dtype_choices,
+     .help = "element type"},
+    {.name = "threads",
+     .type = RIGOR_PARAM_INT,
+     .offset = offsetof(stream_params_t, threads),
+     .def = "0",
+     .min = "0",
+     .max = "4096",
+     .help = "OpenMP threads; 0 for one per CPU the run is bound to, else the OpenMP default"},
+    {.name = "nt_stores",
+     .type = RIGOR_PARAM_BOOL,
+     .offset = offsetof(stream_params_t, nt_stores),
+     .def = "false",
+     .help = "non-temporal (streaming) stores, STREAM's `tuned` variant; refused where the CPU "
+             "has none"},
+    {.name = "offset",
+     .type = RIGOR_PARAM_UINT,
+     .offset = offsetof(stream_params_t, offset),
+     .def = "0",
+     .max = "1048576",
+     .help = "STREAM's OFFSET: array k starts k*offset elements past an aligned address"},
+#ifdef STREAM_FAULT_INJECTION
+    {.name = "fault",
+     .type = RIGOR_PARAM_ENUM,
+     .offset = offsetof(stream_params_t, fault),
+     .def = "none",
+     .choices = stream_fault_names,
+     .help = "test module only: the bug to inject"},
+    {.name = "fault_kernels",
+     .type = RIGOR_PARAM_STRING,
+     .offset = offsetof(stream_params_t, fault_kernels),
+     .def = "",
+     .help = "test module only: the kernels the fault applies to, comma-separated"},
+#endif
+};
+
+/* Everything but the kernel shapes the arrays, so it must not change within one run. */
+static int check_points_agree(rigor_ctx_t *ctx, const rigor_host_t *host,
+                              const rigor_points_t *points, const stream_params_t *base) {
+  for (uint32_t i = 0; i < points->count; i++) {
+    const stream_params_t *p = points->points[i];
+    const char *differs = p->elements != base->elements     ? "elements"
+                          : p->dtype != base->dtype         ? "dtype"
+                          : p->threads != base->threads     ? "threads"
+                          : p->nt_stores != base->nt_stores ? "nt_stores"
+                          : p->offset != base->offset       ? "offset"
+                                                            : NULL;
+    if (differs)
+      return host->error(ctx, RIGOR_EINVAL,
+                         "stream: param '%s' varies within the sweep; it shapes the arrays of "
+                         "the whole run, so vary it in matrix: instead (only 'kernels' may be "
+                         "swept)",
+                         differs);
+  }
+  return 0;
+}
+
+static int resolve_threads(rigor_ctx_t *ctx, const rigor_host_t *host, int64_t requested) {
+  if (requested > 0) return (int)requested;
+  if (host->size >= offsetof(rigor_host_t, cpus) + sizeof host->cpus && host->cpus) {
+    int cpu;
+    const int bound = host->cpus(ctx, &cpu, 1);
+    if (bound > 0) return bound;
+  }
+  return omp_get_max_threads();
+}
+
+static int allocate_arrays(rigor_ctx_t *ctx, stream_state_t *s) {
+  const size_t elsize = stream_dtype_size(s->dtype);
+  void **views[STREAM_N_ARRAYS] = {&s->job.a, &s->job.b, &s->job.c};
+  for (int k = 0; k < STREAM_N_ARRAYS; k++) {
+    const size_t shift = (size_t)k * s->offset;
+    if (s->elements > (SIZE_MAX - STREAM_ALIGNMENT) / elsize - shift)
+      return s->host->error(ctx, RIGOR_ENOMEM,
+                            "stream: cannot allocate array %s[]: %zu elements of %zu bytes "
+                            "exceed the address space; lower 'elements'",
+                            array_names[k], s->elements, elsize);
+    const size_t bytes = (s->elements + shift) * elsize;
+    const size_t rounded = (bytes + STREAM_ALIGNMENT - 1) / STREAM_ALIGNMENT * STREAM_ALIGNMENT;
+    s->alloc[k] = aligned_alloc(STREAM_ALIGNMENT, rounded);
+    if (!s->alloc[k])
+      return s->host->error(ctx, RIGOR_ENOMEM,
+                            "stream: cannot allocate array %s[] of %zu bytes (%zu elements of "
+                            "%zu bytes); lower 'elements'",
+                            array_names[k], rounded, s->elements, elsize);
+    s->alloc_bytes[k] = rounded;
+    *views[k] = (char *)s->alloc[k] + shift * elsize;
+  }
+  return 0;
+}
+
+static void stream_free(stream_state_t *s) {
+  for (int k = 0; k < STREAM_N_ARRAYS; k++)
+    free(s->alloc[k]);
+  free(s);
+}
+
+static int stream_init(rigor_ctx_t *ctx, const rigor_host_t *host, const void *params,
+                       const rigor_points_t *points, void **state, rigor_work_t *work) {
+  const stream_params_t *p = params;
+  int rc = check_points_agree(ctx, host, points, p);
+  if (rc) return rc;
+  stream_state_t *s = calloc(1, sizeof *s);
+  if (!s) return host->error(ctx, RIGOR_ENOMEM, "stream: out of memory");
+  s->host = host;
+  s->work = work;
+  s->dtype = (stream_dtype_t)p->dtype;
+  s->offset = (size_t)p->offset;
+  s->threads = resolve_threads(ctx, host, p->threads);
+  s->nt_stores = p->nt_stores;
+  s->nt_isa = "none";
+  memcpy(s->kernels, stream_kernels_plain(s->dtype), sizeof s->kernels);
+  if (s->nt_stores) {
+    char why[256];
+    const stream_kernel_fn *nt = stream_kernels_nt(s->dtype, &s->nt_isa, why, sizeof why);
+    if (!nt) {
+      stream_free(s);
+      return host->error(ctx, RIGOR_ENOTSUP, "stream: %s", why);
+    }
+    for (int k = 0; k < STREAM_N_KERNELS; k++)
+      if (nt[k]) s->kernels[k] = nt[k];
+  }
+#ifdef STREAM_FAULT_INJECTION
+  char why[256];
+  if (stream_fault_parse(p->fault, p->fault_kernels, &s->fault, why, sizeof why) != 0) {
+    stream_free(s);
+    return host->error(ctx, RIGOR_EINVAL, "stream: %s", why);
+  }
+#endif
+  stream_default_elements(s->dtype, &s->sizing);
+  if (p->elements > 0) {
+    s->sizing.elements = (size_t)p->elements;
+    snprintf(s->sizing.rule, sizeof s->sizing.rule, "param 'elements'");
+  }
+  s->elements = s->sizing.elements;
+  rc = allocate_arrays(ctx, s);
+  if (rc) {
+    stream_free(s);
+    return rc;
+  }
+  s->job.n = s->elements;
+  s->job.scalar = stream_replay_scalar(s->dtype);
+  s->job.threads = s->threads;
+  s->job.dot = &s->dot;
+  stream_kernels_first_touch(s->dtype, &s->job);
+  stream_replay_init(&s->replay, s->dtype, s->elements);
+  *state = s;
+  return 0;
+}
+
+/* Outside the window: replay what ran, and bring drifting values back near 1 (exactly, by a
+ * power of two, arrays and model alike) before they can overflow or go subnormal. */
+static void settle(stream_state_t *s) {
+  stream_replay_settle(&s->replay);
+  const double factor = stream_replay_rescale_factor(&s->replay);
+  if (factor != 1.0) {
+    stream_kernels_rescale(s->dtype, &s->job, factor);
+    stream_replay_rescale(&s->replay, factor);
+    s->rescales++;
+  }
+}
+
+static int stream_prime(rigor_ctx_t *ctx, void *state, const void *point) {
+  (void)ctx, (void)point;
+  settle(state);
+  return 0;
+}
+
+static int stream_run(rigor_ctx_t *ctx, void *state, const void *point, uint64_t n) {
+  (void)ctx;
+  stream_state_t *s = state;
+  const stream_kernel_t kernel = (stream_kernel_t)((const stream_params_t *)point)->kernel;
+  const stream_kernel_fn fn = s->kernels[kernel];
+  /* Only the warmup changes kernels without a prime in between; a window never does. */
+  if (s->replay.pending >= 0 && s->replay.pending != (int)kernel) settle(s);
+#ifdef STREAM_FAULT_INJECTION
+  const size_t executed = stream_fault_execute(&s->fault, kernel, fn, &s->job, n, s->dtype);
+#else
+  size_t executed = 0;
+  for (uint64_t i = 0; i < n; i++)
+    executed = fn(&s->job);
+#endif
+  stream_replay_log(&s->replay, kernel, n);
+  stream_work_fill(s->work, kernel, executed, s->dtype);
+  return 0;
+}
+
+static void describe(char *detail, size_t cap, size_t *used, const char *name,
+                     const stream_array_check_t *r, size_t n, double expected) {
+  if (*used >= cap) return;
+  const int w =
+      snprintf(detail + *used, cap - *used,
+               "%s%s[]: %" PRIu64 " of %zu wrong%s, first at index %zu = %.10g "
+               "(expected %.10g)",
+               *used ? "; " : "", name, r->wrong, n, r->nonfinite ? " (non-finite values)" : "",
+               r->first_bad, r->first_value, expected);
+  *used = w < 0 ? cap : *used + (size_t)w;
+}
+
+static int stream_validate(rigor_ctx_t *ctx, void *state, const void *point, rigor_check_t *check) {
+  (void)ctx;
+  stream_state_t *s = state;
+  const stream_kernel_t kernel = (stream_kernel_t)((const stream_params_t *)point)->kernel;
+  stream_replay_settle(&s->replay);
+  const double tolerance = stream_check_tolerance(s->dtype);
+  const double expected[STREAM_N_ARRAYS] = {s->replay.a, s->replay.b, s->replay.c};
+  const void *arrays[STREAM_N_ARRAYS] = {s->job.a, s->job.b, s->job.c};
+  size_t used = 0;
+  *check = (rigor_check_t){.tolerance = tolerance};
+  for (int k = 0; k < STREAM_N_ARRAYS; k++) {
+    stream_array_check_t r;
+    stream_check_array(arrays[k], s->dtype, s->elements, expected[k], tolerance, s->threads, &r);
+    check->checked += s->elements;
+    check->wrong += r.wrong;
+    check->max_abs_err = r.max_abs_err > check->max_abs_err ? r.max_abs_err : check->max_abs_err;
+    check->max_rel_err = r.max_rel_err > check->max_rel_err ? r.max_rel_err : check->max_rel_err;
+    if (r.wrong)
+      describe(check->detail, sizeof check->detail, &used, array_names[k], &r, s->elements,
+               expected[k]);
+  }
+  if (kernel == STREAM_DOT && s->replay.last == STREAM_DOT) {
+    /* Recursive summation of n positive terms is off by at most n ulps of the sum. */
+    const double dot_tolerance = tolerance + (double)s->elements * __DBL_EPSILON__;
+    const double abs_err = fabs(s->dot - s->replay.dot);
+    const double rel_err = s->replay.dot != 0.0 ? abs_err / fabs(s->replay.dot) : abs_err;
+    check->checked += 1;
+    if (!isfinite(s->dot) || rel_err > dot_tolerance) {
+      check->wrong += 1;
+      if (used < sizeof check->detail)
+        snprintf(check->detail + used, sizeof check->detail - used,
+                 "%sdot: sum %.10g, expected %.10g (relative error %.3g > %.3g)", used ? "; " : "",
+                 s->dot, s->replay.dot, rel_err, dot_tolerance);
+    }
+    if (isfinite(s->dot)) {
+      check->max_abs_err = abs_err > check->max_abs_err ? abs_err : check->max_abs_err;
+      check->max_rel_err = rel_err > check->max_rel_err ? rel_err : check->max_rel_err;
+    }
+  }
+  return check->wrong ? RIGOR_EVALIDATE : 0;
+}
+
+static void stream_fini(rigor_ctx_t *ctx, void *state) {
+  (void)ctx;
+  stream_free(state);
+}
+
+static int stream_identity(rigor_ctx_t *ctx, void *state, rigor_kv_t *out, int cap) {
+  (void)ctx;
+  const stream_state_t *s = state;
+  int n = 0;
+  n = rigor_kv_put(out, cap, n, "stream.variant", "%s", s->nt_stores ? "tuned" : "standard");
+  n = rigor_kv_put(out, cap, n, "stream.nt_isa", "%s", s->nt_isa);
+  n = rigor_kv_put(out, cap, n, "stream.dtype", "%s", dtype_choices[s->dtype]);
+  n = rigor_kv_put(out, cap, n, "stream.elements", "%zu", s->elements);
+  n = rigor_kv_put(out, cap, n, "stream.elements_rule", "%s", s->sizing.rule);
+  n = rigor_kv_put(out, cap, n, "stream.llc_bytes", "%" PRIu64, s->sizing.llc_bytes);
+  n = rigor_kv_put(out, cap, n, "stream.array_bytes", "%zu",
+                   s->elements * stream_dtype_size(s->dtype));
+  n = rigor_kv_put(out, cap, n, "stream.offset", "%zu", s->offset);
+  n = rigor_kv_put(out, cap, n, "stream.alignment", "%zu", STREAM_ALIGNMENT);
+  n = rigor_kv_put(out, cap, n, "stream.threads", "%d", s->threads);
+  n = rigor_kv_put(out, cap, n, "stream.rescales", "%" PRIu64, s->rescales);
+  return n;
+}
+
+static const rigor_plugin_t stream_plugin = {
+    .abi_major = RIGOR_ABI_MAJOR,
+    .size = sizeof(rigor_plugin_t),
+#ifdef STREAM_FAULT_INJECTION
+    .name = "stream_faults",
+    .summary = "stream with injectable faults (test module)",
+#else
+    .name = "stream",
+    .summary = "STREAM and BabelStream memory bandwidth kernels under OpenMP",
+#endif
+    .version = "1.0.0",
+    .params = stream_params_table,
+    .n_params = sizeof stream_params_table / sizeof stream_params_table[0],
+    .params_size = sizeof(stream_params_t),
+    .init = stream_init,
+    .prime = stream_prime,
+    .run = stream_run,
+    .validate = stream_validate,
+    .fini = stream_fini,
+    .identity = stream_identity,
+};
+
+RIGOR_EXPORT const rigor_plugin_t *rigor_plugin_get(uint32_t index) {
+  return index == 0 ? &stream_plugin : NULL;
+}
