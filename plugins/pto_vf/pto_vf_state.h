@@ -60,9 +60,10 @@ int pto_vf_dumps_scan(pto_vf_state_t *st, size_t i, vf_summary_t *sum);
 const char *pto_vf_dump_path(const pto_vf_state_t *st, uint32_t file);
 void pto_vf_dumps_release(pto_vf_state_t *st);
 
-/* pto_vf_validity.c: the rules a sample must meet to be valid. */
-/* Keeps the first broken rule; returns 0 so a prime step can return it. */
+/* pto_vf_state.c: keeps the first broken validity rule; returns 0 so a prime step can return it. */
 int pto_vf_set_invalid(pto_vf_state_t *st, const char *fmt, ...) RIGOR_PRINTF(2, 3);
+
+/* pto_vf_validity.c: the rules a sample must meet to be valid. */
 /* The golden gate and the measurement contract, after the runner and before the window. */
 void pto_vf_check_golden(pto_vf_state_t *st);
 /* Empty when the sample is valid, else the first broken rule. */

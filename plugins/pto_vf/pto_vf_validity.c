@@ -1,20 +1,9 @@
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "pto_vf_state.h"
-
-int pto_vf_set_invalid(pto_vf_state_t *st, const char *fmt, ...) {
-  if (st->invalid[0] == '\0') {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(st->invalid, sizeof st->invalid, fmt, ap);
-    va_end(ap);
-  }
-  return 0;
-}
 
 static bool tolerance_differs(double recorded, double contract) {
   return isnan(recorded) || fabs(recorded - contract) > 1e-12 * fmax(1.0, fabs(contract));
