@@ -20,11 +20,9 @@ int rigor__grow(void **p, size_t *cap, size_t need, size_t elem) {
   return 0;
 }
 
-
 double rigor__median_of(const dvec_t *d) {
   return rigor_stats_median(d->v, d->n);
 }
-
 
 rigor_variant_info_t *rigor__variant_info(rigor_exp_analysis_t *e, uint32_t v) {
   if (v >= e->n_variants) {
@@ -39,4 +37,3 @@ rigor_variant_info_t *rigor__variant_info(rigor_exp_analysis_t *e, uint32_t v) {
   }
   return &e->variants[v];
 }
-

@@ -85,8 +85,8 @@ typedef struct rigor_variant_info {
 
 /* Position and carryover effects at one point: each ok run's median time divided by its
  * variant's median (which removes the treatment), then the median of those ratios by
- * execution position, and by preceding variant when the schedule balances carryover. Effects are fractions;
- * spreads are max - min. */
+ * execution position, and by preceding variant when the schedule balances carryover. Effects are
+ * fractions; spreads are max - min. */
 typedef struct rigor_design_effect {
   uint32_t point;
   const char *point_label;

@@ -110,4 +110,3 @@ int rigor__flag_low_clock(rigor_exp_analysis_t *e) {
   json_decref(summaries);
   return 0;
 }
-

@@ -171,8 +171,7 @@ static void experiment_notes(const rigor_exp_analysis_t *eb, const rigor_exp_ana
                s ? "CAND" : "BASE", low);
       json_array_append_new(c->notes, json_string(buf));
     }
-    if (sides[s]->record && !sides[s]->positions_vary &&
-        sides[s]->n_variants > 1) {
+    if (sides[s]->record && !sides[s]->positions_vary && sides[s]->n_variants > 1) {
       snprintf(buf, sizeof buf, "%s: %s ran in sequential order (not balanced)", sides[s]->name,
                s ? "CAND" : "BASE");
       json_array_append_new(c->notes, json_string(buf));
@@ -347,6 +346,7 @@ int rigor_compare(const rigor_analysis_t *base, const rigor_analysis_t *cand,
     rigor_comparison_free(c);
     return rc;
   }
+  c->opts = *opts;
   decide(c, opts);
   *out = c;
   return 0;
@@ -389,50 +389,66 @@ json_t *rigor_comparison_json(const rigor_comparison_t *c, const rigor_compare_o
                    "rows", rows);
 }
 
-void rigor_comparison_print(const rigor_comparison_t *c, const rigor_compare_opts_t *o, FILE *out) {
+static json_t *comparison_json(const void *arg) {
+  const rigor_comparison_t *c = arg;
+  return rigor_comparison_json(c, &c->opts);
+}
+
+rigor_doc_t *rigor_comparison_doc(const rigor_comparison_t *c) {
+  const rigor_compare_opts_t *o = &c->opts;
+  rigor_doc_t *doc = rigor_doc_new("rigor compare");
+  if (!doc) return NULL;
+  doc->json = comparison_json;
+  doc->json_arg = c;
+  rigor_doc_heading(doc, 1, "rigor compare");
+  if (json_array_size(c->identity_diffs)) {
+    rigor_doc_text(
+        doc, "identity differences (rows are incomparable; --ignore-identity PATH to accept):");
+    rigor_doc_notes(doc, json_incref(c->identity_diffs));
+  }
   static const char *const h[] = {"experiment",         "variant",  "point",     "base median",
                                   "cand median",        "ratio",    "P95 ratio", "95% CI",
                                   "p MW | runs (Holm)", "HL shift", "verdict",   "why"};
   rigor_table_t *t = rigor_table_new("", 12, h);
+  static const rigor_col_kind_t kinds[] = {RIGOR_COL_TEXT,   RIGOR_COL_TEXT, RIGOR_COL_TEXT,
+                                           RIGOR_COL_TIME,   RIGOR_COL_TIME, RIGOR_COL_CHANGE,
+                                           RIGOR_COL_CHANGE, RIGOR_COL_TEXT, RIGOR_COL_TEXT,
+                                           RIGOR_COL_TIME,   RIGOR_COL_TEXT, RIGOR_COL_TEXT};
+  for (size_t k = 0; t && k < 12; k++)
+    rigor_table_kind(t, k, kinds[k]);
   for (size_t i = 0; t && i < c->n_rows; i++) {
     const rigor_cmp_row_t *r = &c->rows[i];
-    char s[12][600];
-    snprintf(s[0], sizeof s[0], "%s", r->experiment);
-    snprintf(s[1], sizeof s[1], "%s", r->variant_label ? r->variant_label : "?");
-    snprintf(s[2], sizeof s[2], "%s", r->point_label ? r->point_label : "-");
-    rigor_fmt_time(s[3], sizeof s[3], r->base ? r->base->time.median : NAN);
-    rigor_fmt_time(s[4], sizeof s[4], r->cand ? r->cand->time.median : NAN);
-    rigor_fmt_percent(s[5], sizeof s[5], r->ratio - 1, 1);
-    rigor_fmt_percent(s[6], sizeof s[6], r->p95_ratio - 1, 1);
+    long row = rigor_table_add_row(t);
+    if (row < 0) break;
+    size_t w = (size_t)row;
+    char s[600];
+    rigor_table_set_text(t, w, 0, r->experiment);
+    rigor_table_set_text(t, w, 1, r->variant_label ? r->variant_label : "?");
+    rigor_table_set_text(t, w, 2, r->point_label ? r->point_label : "-");
+    rigor_table_set_value(t, w, 3, r->base ? r->base->time.median : NAN);
+    rigor_table_set_value(t, w, 4, r->cand ? r->cand->time.median : NAN);
+    rigor_table_set_value(t, w, 5, r->ratio - 1);
+    rigor_table_set_value(t, w, 6, r->p95_ratio - 1);
     if (isfinite(r->ci_lo))
-      snprintf(s[7], sizeof s[7], "[%+.2f%%, %+.2f%%]", (r->ci_lo - 1) * 100, (r->ci_hi - 1) * 100);
+      snprintf(s, sizeof s, "[%+.2f%%, %+.2f%%]", (r->ci_lo - 1) * 100, (r->ci_hi - 1) * 100);
     else
-      snprintf(s[7], sizeof s[7], "-");
+      snprintf(s, sizeof s, "-");
+    rigor_table_set_text(t, w, 7, s);
     if (isfinite(r->p_holm))
-      snprintf(s[8], sizeof s[8], "%.3g%s | %.3g (%.3g)", r->p, r->exact ? " exact" : "", r->p_runs,
+      snprintf(s, sizeof s, "%.3g%s | %.3g (%.3g)", r->p, r->exact ? " exact" : "", r->p_runs,
                r->p_holm);
     else if (isfinite(r->p))
-      snprintf(s[8], sizeof s[8], "%.3g%s | %.3g", r->p, r->exact ? " exact" : "", r->p_runs);
+      snprintf(s, sizeof s, "%.3g%s | %.3g", r->p, r->exact ? " exact" : "", r->p_runs);
     else
-      snprintf(s[8], sizeof s[8], "-");
-    rigor_fmt_time(s[9], sizeof s[9], r->hl_shift);
-    snprintf(s[10], sizeof s[10], "%s", rigor_cmp_verdict_name(r->verdict));
-    snprintf(s[11], sizeof s[11], "%s", r->reason[0] ? r->reason : "-");
-    const char *cells[12];
-    for (int k = 0; k < 12; k++)
-      cells[k] = s[k];
-    rigor_table_add(t, cells);
+      snprintf(s, sizeof s, "-");
+    rigor_table_set_text(t, w, 8, s);
+    rigor_table_set_value(t, w, 9, r->hl_shift);
+    rigor_table_set_text(t, w, 10, rigor_cmp_verdict_name(r->verdict));
+    rigor_table_set_text(t, w, 11, r->reason[0] ? r->reason : "-");
   }
-  size_t i;
-  json_t *m;
-  if (json_array_size(c->identity_diffs)) {
-    fputs("identity differences (rows are incomparable; --ignore-identity PATH to accept):\n", out);
-    json_array_foreach(c->identity_diffs, i, m) fprintf(out, "  %s\n", json_string_value(m));
-    fputc('\n', out);
-  }
-  if (t) rigor_table_print(t, RIGOR_FORMAT_TEXT, out);
-  rigor_table_free(t);
-  json_array_foreach(c->notes, i, m) fprintf(out, "note: %s\n", json_string_value(m));
-  fprintf(out, "threshold %.2f%%, alpha %.2g (Holm); %s\n", o->threshold * 100, o->alpha,
-          c->regression ? "REGRESSION: some rows are slower" : "no regression");
+  rigor_doc_table(doc, t);
+  rigor_doc_notes(doc, json_incref(c->notes));
+  rigor_doc_text(doc, "threshold %.2f%%, alpha %.2g (Holm); %s", o->threshold * 100, o->alpha,
+                 c->regression ? "REGRESSION: some rows are slower" : "no regression");
+  return doc;
 }

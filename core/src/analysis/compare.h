@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "analysis.h"
+#include "document.h"
 
 typedef enum {
   RIGOR_CMP_SAME = 0,
@@ -46,24 +47,17 @@ typedef struct rigor_cmp_row {
 typedef struct rigor_comparison {
   rigor_cmp_row_t *rows;
   size_t n_rows;
-  json_t *identity_diffs; /* array of "path: base -> cand" */
-  json_t *notes;          /* plugin version, low clocks, unbalanced order */
-  bool regression;        /* some row is slower beyond the threshold */
+  json_t *identity_diffs;    /* array of "path: base -> cand" */
+  json_t *notes;             /* plugin version, low clocks, unbalanced order */
+  bool regression;           /* some row is slower beyond the threshold */
+  rigor_compare_opts_t opts; /* as compared */
 } rigor_comparison_t;
 
 int rigor_compare(const rigor_analysis_t *base, const rigor_analysis_t *cand,
                   const rigor_compare_opts_t *opts, rigor_comparison_t **out);
 void rigor_comparison_free(rigor_comparison_t *c);
-void rigor_comparison_print(const rigor_comparison_t *c, const rigor_compare_opts_t *opts,
-                            FILE *out);
+/* The comparison as a document for any writer; it borrows c. */
+rigor_doc_t *rigor_comparison_doc(const rigor_comparison_t *c);
 json_t *rigor_comparison_json(const rigor_comparison_t *c, const rigor_compare_opts_t *opts);
 
 #endif
-
-/* Round log (pto_vf style): results files in order, each a round; every row (experiment,
- * variant, point) is compared with its previous valid round and the best so far. metric is a
- * plugin metric name, or NULL for the median time. Speedup = baseline / candidate when lower is
- * better (candidate / baseline when the plugin declares higher better). Invalid rounds are
- * skipped with their reason. Returns 0, or RIGOR_EINVAL when no file could be read. */
-int rigor_rounds_print(const char *const *paths, size_t n, const char *metric, bool json,
-                       FILE *out);

@@ -134,4 +134,3 @@ int rigor__design_effects(rigor_exp_analysis_t *e, const run_medians_t *rm) {
   }
   return 0;
 }
-

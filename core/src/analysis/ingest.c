@@ -21,8 +21,8 @@ static void read_experiment_record(rigor_exp_analysis_t *e, json_t *rec) {
   json_t *v;
   json_array_foreach(json_object_get(rec, "variants"), i, v) {
     json_t *idx = json_object_get(v, "index");
-    rigor_variant_info_t *vi =
-        rigor__variant_info(e, json_is_integer(idx) ? (uint32_t)json_integer_value(idx) : (uint32_t)i);
+    rigor_variant_info_t *vi = rigor__variant_info(
+        e, json_is_integer(idx) ? (uint32_t)json_integer_value(idx) : (uint32_t)i);
     if (!vi) continue;
     vi->label = json_string_value(json_object_get(v, "label"));
     vi->axes = json_object_get(v, "axes");
@@ -151,8 +151,10 @@ static int add_iterations(row_acc_t *ra, json_t *it) {
   row->iter_n += (size_t)rigor_json_number_at(it, "n");
   row->iter_min = fmin(row->iter_min, rigor_json_number_at(it, "min"));
   row->iter_max = fmax(row->iter_max, rigor_json_number_at(it, "max"));
-  int rc = dvec_push(&ra->it_cv, rigor_json_number_at(it, "cv")) | dvec_push(&ra->it_p50, rigor_json_number_at(it, "p50")) |
-           dvec_push(&ra->it_p95, rigor_json_number_at(it, "p95")) | dvec_push(&ra->it_p99, rigor_json_number_at(it, "p99"));
+  int rc = dvec_push(&ra->it_cv, rigor_json_number_at(it, "cv")) |
+           dvec_push(&ra->it_p50, rigor_json_number_at(it, "p50")) |
+           dvec_push(&ra->it_p95, rigor_json_number_at(it, "p95")) |
+           dvec_push(&ra->it_p99, rigor_json_number_at(it, "p99"));
   json_t *raw = json_object_get(it, "raw");
   if (!json_is_array(raw) || json_array_size(raw) == 0) ra->it_all_raw = false;
   size_t i;
@@ -203,7 +205,8 @@ static int add_sample(rigor_exp_analysis_t *e, exp_build_t *b, json_t *rec) {
   double r;
   if (isfinite(r = rigor_json_number_at(rates, "bytes_per_s"))) rc |= dvec_push(&ra->bps, r);
   if (isfinite(r = rigor_json_number_at(rates, "flops_per_s"))) rc |= dvec_push(&ra->fps, r);
-  if (isfinite(r = rigor_json_number_at(rates, "busbw_bytes_per_s"))) rc |= dvec_push(&ra->busbw, r);
+  if (isfinite(r = rigor_json_number_at(rates, "busbw_bytes_per_s")))
+    rc |= dvec_push(&ra->busbw, r);
   if (cycle > 0) row->best_bytes_per_s = fmin(row->best_bytes_per_s, t);
   json_t *it = json_object_get(rec, "iterations");
   if (json_is_object(it)) rc |= add_iterations(ra, it);

@@ -39,4 +39,3 @@ void rigor__suggest_counts(rigor_exp_analysis_t *e) {
     }
   }
 }
-

@@ -1,5 +1,6 @@
 #include <math.h>
 
+#include "columns.h"
 #include "report.h"
 
 /* JSON has no NaN: a missing statistic is null. */
@@ -7,25 +8,10 @@ static json_t *real(double v) {
   return isfinite(v) ? json_real(v) : json_null();
 }
 
-static json_t *summary_json(const rigor_summary_t *s) {
-  return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "n", (json_int_t)s->n, "median",
-                   real(s->median), "p95", real(s->p95), "p99", real(s->p99), "mean", real(s->mean),
-                   "sd", real(s->sd), "cv", real(s->cv), "min", real(s->min), "max", real(s->max));
-}
-
 static json_t *row_json(const rigor_row_t *w) {
-  json_t *row = json_pack(
-      "{s:I, s:s?, s:I, s:s?, s:O?, s:o, s:o, s:s?, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:I, "
-      "s:I, s:o, s:I, s:s}",
-      "variant", (json_int_t)w->variant, "variant_label", w->variant_label, "point",
-      (json_int_t)w->point, "point_label", w->point_label, "point_params", w->point_params,
-      "time_s", summary_json(&w->time), "first_cycle_penalty", real(w->first_cycle_penalty),
-      "window", w->window, "bytes", real(w->bytes), "flops", real(w->flops), "bytes_per_s",
-      real(w->bytes_per_s), "flops_per_s", real(w->flops_per_s), "busbw_bytes_per_s",
-      real(w->busbw_per_s), "best_bytes_per_s", real(w->best_bytes_per_s), "cv_max",
-      real(w->cv_max), "wrong", (json_int_t)w->n_wrong, "too_short", (json_int_t)w->n_too_short,
-      "invalid", (json_int_t)w->n_invalid, "gate_min_samples", json_integer(w->min_samples),
-      "samples", (json_int_t)w->n, "verdict", rigor_verdict_name(w->verdict));
+  json_t *row = json_pack("{s:I, s:I, s:O?}", "variant", (json_int_t)w->variant, "point",
+                          (json_int_t)w->point, "point_params", w->point_params);
+  if (row) rigor_stat_json(w, row);
   if (!row) return NULL;
   if (w->has_iterations)
     json_object_set_new(row, "iterations",

@@ -4,9 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "columns.h"
 #include "report.h"
-#include "stats.h"
 #include "rigor/plugin.h"
+#include "stats.h"
 
 #define CELL 64
 
@@ -31,38 +32,25 @@ static const rigor_row_t **ordered_rows(const rigor_exp_analysis_t *e, rigor_by_
 }
 
 static rigor_table_t *summary_table(const rigor_exp_analysis_t *e, const rigor_row_t **rows) {
-  static const char *const h[] = {"variant", "point", "n",         "median", "P95",    "P99",
-                                  "mean",    "sd",    "CV",        "min",    "max",    "1st-cycle",
-                                  "rate",    "busbw", "best MB/s", "#wrong", "verdict"};
-  rigor_table_t *t = rigor_table_new("statistics per variant and point (time per operation)",
-                                     sizeof h / sizeof *h, h);
+  const char *h[64];
+  size_t n_cols = rigor_stat_headers(h, 64);
+  rigor_table_t *t =
+      rigor_table_new("statistics per variant and point (time per operation)", n_cols, h);
+  size_t col = 0;
+  for (const rigor_stat_column_t *c = rigor_stat_columns; t && (c->header || c->json); c++)
+    if (c->header) rigor_table_kind(t, col++, c->kind);
   for (size_t r = 0; t && r < e->n_rows; r++) {
-    const rigor_row_t *w = rows[r];
-    char c[17][CELL];
-    snprintf(c[0], CELL, "%s", label_or(w->variant_label, "?"));
-    snprintf(c[1], CELL, "%s", label_or(w->point_label, "-"));
-    snprintf(c[2], CELL, "%zu", w->n);
-    rigor_fmt_time(c[3], CELL, w->time.median);
-    rigor_fmt_time(c[4], CELL, w->time.p95);
-    rigor_fmt_time(c[5], CELL, w->time.p99);
-    rigor_fmt_time(c[6], CELL, w->time.mean);
-    rigor_fmt_time(c[7], CELL, w->time.sd);
-    rigor_fmt_percent(c[8], CELL, w->time.cv, 0);
-    rigor_fmt_time(c[9], CELL, w->time.min);
-    rigor_fmt_time(c[10], CELL, w->time.max);
-    rigor_fmt_percent(c[11], CELL, w->first_cycle_penalty, 1);
-    rigor_fmt_rate(c[12], CELL, w->bytes_per_s, "B");
-    rigor_fmt_rate(c[13], CELL, w->busbw_per_s, "B");
-    if (isfinite(w->best_bytes_per_s))
-      snprintf(c[14], CELL, "%.1f", w->best_bytes_per_s / 1e6);
-    else
-      snprintf(c[14], CELL, "-");
-    snprintf(c[15], CELL, "%zu", w->n_wrong);
-    snprintf(c[16], CELL, "%s", rigor_verdict_name(w->verdict));
-    const char *cells[17];
-    for (int i = 0; i < 17; i++)
-      cells[i] = c[i];
-    rigor_table_add(t, cells);
+    long row = rigor_table_add_row(t);
+    if (row < 0) break;
+    col = 0;
+    for (const rigor_stat_column_t *c = rigor_stat_columns; c->header || c->json; c++) {
+      if (!c->header) continue;
+      if (c->kind == RIGOR_COL_TEXT)
+        rigor_table_set_text(t, (size_t)row, col, c->text(rows[r]));
+      else
+        rigor_table_set_value(t, (size_t)row, col, c->value(rows[r]));
+      col++;
+    }
   }
   return t;
 }
@@ -346,37 +334,4 @@ json_t *rigor_report_notes(const rigor_analysis_t *a, const rigor_exp_analysis_t
     }
   }
   return notes;
-}
-
-int rigor_report_write_tables(const rigor_analysis_t *a, rigor_format_t fmt, rigor_by_t by,
-                              FILE *out) {
-  for (size_t x = 0; x < a->n_exps; x++) {
-    const rigor_exp_analysis_t *e = &a->exps[x];
-    if (fmt == RIGOR_FORMAT_MD)
-      fprintf(out, "## experiment %s (%s)\n\n", e->name, e->source);
-    else if (fmt == RIGOR_FORMAT_CSV)
-      fprintf(out, "# experiment %s (%s)\n", e->name, e->source);
-    else
-      fprintf(out, "%sexperiment %s (%s)%s%s\n\n", x ? "\n" : "", e->name, e->source,
-              e->design ? ", order " : "", e->design ? e->design : "");
-    rigor_table_t *tables[8];
-    size_t n = rigor_report_tables(e, by, tables, 8);
-    for (size_t i = 0; i < n; i++) {
-      rigor_table_print(tables[i], fmt, out);
-      if (fmt != RIGOR_FORMAT_MD) fputc('\n', out);
-      rigor_table_free(tables[i]);
-    }
-    json_t *notes = rigor_report_notes(a, e);
-    size_t i;
-    json_t *msg;
-    json_array_foreach(notes, i, msg) {
-      fprintf(out,
-              fmt == RIGOR_FORMAT_MD    ? "- %s\n"
-              : fmt == RIGOR_FORMAT_CSV ? "# note: %s\n"
-                                        : "note: %s\n",
-              json_string_value(msg));
-    }
-    json_decref(notes);
-  }
-  return ferror(out) ? RIGOR_EIO : 0;
 }

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
+#include "rounds.h"
 #include "report.h"
 #include "rigor/plugin.h"
 
@@ -74,8 +74,7 @@ static void fmt_speedup(char *buf, size_t len, double s) {
     snprintf(buf, len, "-");
 }
 
-int rigor_rounds_print(const char *const *paths, size_t n, const char *metric, bool json,
-                       FILE *out) {
+int rigor_rounds_doc(const char *const *paths, size_t n, const char *metric, rigor_doc_t **out) {
   static const char *const h[] = {"round",       "file",        "row",     "value",
                                   "vs baseline", "vs previous", "vs best", "status"};
   rigor_table_t *t = rigor_table_new("", 8, h);
@@ -170,20 +169,20 @@ int rigor_rounds_print(const char *const *paths, size_t n, const char *metric, b
     }
     rigor_analysis_free(a);
   }
-  if (json) {
-    json_t *wrapped = json_pack("{s:s, s:s, s:o}", "schema", "rigor.rounds/1", "metric",
-                                metric ? metric : "time_s", "rounds", json_incref(doc));
-    json_dumpf(wrapped, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-    fputc('\n', out);
-    json_decref(wrapped);
-  } else if (t) {
-    fprintf(out, "metric: %s\n", metric ? metric : "median time per operation");
-    rigor_table_print(t, RIGOR_FORMAT_TEXT, out);
+  rigor_doc_t *d = rigor_doc_new("rigor rounds");
+  if (d) {
+    d->data = json_pack("{s:s, s:s, s:O}", "schema", "rigor.rounds/1", "metric",
+                        metric ? metric : "time_s", "rounds", doc);
+    rigor_doc_heading(d, 1, "rigor rounds");
+    rigor_doc_text(d, "metric: %s", metric ? metric : "median time per operation");
+    rigor_doc_table(d, t);
+    t = NULL;
   }
+  *out = d;
   json_decref(doc);
   rigor_table_free(t);
   for (size_t s = 0; s < n_series; s++)
     free(series[s].key);
   free(series);
-  return readable ? 0 : RIGOR_EINVAL;
+  return !d ? RIGOR_ENOMEM : readable ? 0 : RIGOR_EINVAL;
 }

@@ -24,7 +24,6 @@ const char *rigor_verdict_name(rigor_verdict_t v) {
   return "?";
 }
 
-
 static void read_gate(const rigor_exp_analysis_t *e, const rigor_variant_info_t *vi, double *cv_max,
                       uint32_t *min_samples) {
   json_t *cfg = json_object_get(e->record, "config");
@@ -34,12 +33,12 @@ static void read_gate(const rigor_exp_analysis_t *e, const rigor_variant_info_t 
   *cv_max = RIGOR_GATE_CV_MAX_DEFAULT;
   *min_samples = RIGOR_GATE_MIN_SAMPLES_DEFAULT;
   for (int i = 2; i >= 0; i--) {
-    double c = rigor_json_number_at(gates[i], "cv_max"), m = rigor_json_number_at(gates[i], "min_samples");
+    double c = rigor_json_number_at(gates[i], "cv_max"),
+           m = rigor_json_number_at(gates[i], "min_samples");
     if (isfinite(c)) *cv_max = c;
     if (isfinite(m) && m >= 0) *min_samples = (uint32_t)m;
   }
 }
-
 
 typedef struct run_sample {
   uint32_t run, cycle;
@@ -166,4 +165,3 @@ void rigor__free_acc(row_acc_t *ra) {
     free(ra->metrics[m].values.v);
   free(ra->metrics);
 }
-

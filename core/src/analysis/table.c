@@ -1,27 +1,20 @@
+#include "table.h"
+
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
 #include "rigor/plugin.h"
-
-int rigor_format_parse(const char *name, rigor_format_t *out) {
-  static const char *const names[] = {"text", "md", "csv", "json", "html"};
-  for (int i = 0; name && i < 5; i++)
-    if (strcmp(name, names[i]) == 0) {
-      *out = (rigor_format_t)i;
-      return 0;
-    }
-  return RIGOR_EINVAL;
-}
 
 rigor_table_t *rigor_table_new(const char *title, size_t n_cols, const char *const *headers) {
   rigor_table_t *t = calloc(1, sizeof *t);
   if (!t) return NULL;
   t->title = strdup(title ? title : "");
   t->n_cols = n_cols;
-  t->headers = calloc(n_cols, sizeof *t->headers);
-  if (!t->title || !t->headers) {
+  t->headers = calloc(n_cols ? n_cols : 1, sizeof *t->headers);
+  t->kinds = calloc(n_cols ? n_cols : 1, sizeof *t->kinds);
+  if (!t->title || !t->headers || !t->kinds) {
     rigor_table_free(t);
     return NULL;
   }
@@ -30,17 +23,39 @@ rigor_table_t *rigor_table_new(const char *title, size_t n_cols, const char *con
   return t;
 }
 
-int rigor_table_add(rigor_table_t *t, const char *const *cells) {
+void rigor_table_kind(rigor_table_t *t, size_t col, rigor_col_kind_t kind) {
+  if (col < t->n_cols) t->kinds[col] = kind;
+}
+
+long rigor_table_add_row(rigor_table_t *t) {
   if (t->n_rows == t->cap) {
     size_t cap = t->cap ? 2 * t->cap : 16;
-    char **c = realloc(t->cells, cap * t->n_cols * sizeof *c);
-    if (!c) return RIGOR_ENOMEM;
+    rigor_cell_t *c = realloc(t->cells, cap * t->n_cols * sizeof *c);
+    if (!c) return -1;
     t->cells = c;
     t->cap = cap;
   }
   for (size_t c = 0; c < t->n_cols; c++)
-    t->cells[t->n_rows * t->n_cols + c] = strdup(cells[c] ? cells[c] : "");
-  t->n_rows++;
+    t->cells[t->n_rows * t->n_cols + c] = (rigor_cell_t){NAN, NULL};
+  return (long)t->n_rows++;
+}
+
+void rigor_table_set_value(rigor_table_t *t, size_t row, size_t col, double value) {
+  if (row < t->n_rows && col < t->n_cols) t->cells[row * t->n_cols + col].value = value;
+}
+
+void rigor_table_set_text(rigor_table_t *t, size_t row, size_t col, const char *text) {
+  if (row >= t->n_rows || col >= t->n_cols) return;
+  rigor_cell_t *cell = &t->cells[row * t->n_cols + col];
+  free(cell->text);
+  cell->text = strdup(text ? text : "");
+}
+
+int rigor_table_add(rigor_table_t *t, const char *const *cells) {
+  long r = rigor_table_add_row(t);
+  if (r < 0) return RIGOR_ENOMEM;
+  for (size_t c = 0; c < t->n_cols; c++)
+    rigor_table_set_text(t, (size_t)r, c, cells[c]);
   return 0;
 }
 
@@ -49,99 +64,46 @@ void rigor_table_free(rigor_table_t *t) {
   for (size_t c = 0; t->headers && c < t->n_cols; c++)
     free(t->headers[c]);
   for (size_t i = 0; i < t->n_rows * t->n_cols; i++)
-    free(t->cells[i]);
-  free(t->headers), free(t->cells), free(t->title), free(t);
+    free(t->cells[i].text);
+  free(t->headers), free(t->kinds), free(t->cells), free(t->title), free(t);
 }
 
-/* Display width in columns: UTF-8 continuation bytes take none. */
-static size_t width(const char *s) {
-  size_t w = 0;
-  for (; *s; s++)
-    w += ((unsigned char)*s & 0xC0) != 0x80;
-  return w;
+const rigor_cell_t *rigor_table_cell(const rigor_table_t *t, size_t row, size_t col) {
+  return &t->cells[row * t->n_cols + col];
 }
 
-static bool numeric(const char *s) {
-  return (*s >= '0' && *s <= '9') || ((*s == '+' || *s == '-') && s[1] >= '0' && s[1] <= '9');
-}
-
-static void print_text(const rigor_table_t *t, FILE *out) {
-  size_t *w = calloc(t->n_cols, sizeof *w);
-  if (!w) return;
-  for (size_t c = 0; c < t->n_cols; c++) {
-    w[c] = width(t->headers[c]);
-    for (size_t r = 0; r < t->n_rows; r++)
-      if (width(t->cells[r * t->n_cols + c]) > w[c]) w[c] = width(t->cells[r * t->n_cols + c]);
-  }
-  if (t->title[0]) fprintf(out, "%s\n", t->title);
-  for (size_t r = 0; r <= t->n_rows; r++) {
-    for (size_t c = 0; c < t->n_cols; c++) {
-      const char *s = r == 0 ? t->headers[c] : t->cells[(r - 1) * t->n_cols + c];
-      size_t pad = w[c] - width(s);
-      bool right = r > 0 && numeric(s);
-      fprintf(out, "%s%*s%s%*s", c ? "  " : "", right ? (int)pad : 0, "", s,
-              right || c + 1 == t->n_cols ? 0 : (int)pad, "");
-    }
-    fputc('\n', out);
-  }
-  free(w);
-}
-
-static void md_cell(const char *s, FILE *out) {
-  for (; *s; s++) {
-    if (*s == '|') fputc('\\', out);
-    fputc(*s, out);
-  }
-}
-
-static void print_md(const rigor_table_t *t, FILE *out) {
-  if (t->title[0]) fprintf(out, "### %s\n\n", t->title);
-  for (size_t r = 0; r <= t->n_rows + 1; r++) {
-    fputc('|', out);
-    for (size_t c = 0; c < t->n_cols; c++) {
-      fputc(' ', out);
-      if (r == 1)
-        fputs("---", out);
-      else
-        md_cell(r == 0 ? t->headers[c] : t->cells[(r - 2) * t->n_cols + c], out);
-      fputs(" |", out);
-    }
-    fputc('\n', out);
-  }
-  fputc('\n', out);
-}
-
-static void csv_cell(const char *s, FILE *out) {
-  if (!strpbrk(s, ",\"\n")) {
-    fputs(s, out);
+void rigor_table_cell_text(const rigor_table_t *t, size_t row, size_t col, char *buf, size_t len) {
+  const rigor_cell_t *cell = rigor_table_cell(t, row, col);
+  if (cell->text) {
+    snprintf(buf, len, "%s", cell->text);
     return;
   }
-  fputc('"', out);
-  for (; *s; s++) {
-    if (*s == '"') fputc('"', out);
-    fputc(*s, out);
+  switch (t->kinds[col]) {
+  case RIGOR_COL_TIME:
+    rigor_fmt_time(buf, len, cell->value);
+    break;
+  case RIGOR_COL_RATE:
+    rigor_fmt_rate(buf, len, cell->value, "B");
+    break;
+  case RIGOR_COL_FRACTION:
+    rigor_fmt_percent(buf, len, cell->value, 0);
+    break;
+  case RIGOR_COL_CHANGE:
+    rigor_fmt_percent(buf, len, cell->value, 1);
+    break;
+  case RIGOR_COL_COUNT:
+  case RIGOR_COL_NUMBER:
+  case RIGOR_COL_TEXT:
+    rigor_fmt_number(buf, len, cell->value);
+    break;
   }
-  fputc('"', out);
 }
 
-static void print_csv(const rigor_table_t *t, FILE *out) {
-  if (t->title[0]) fprintf(out, "# %s\n", t->title);
-  for (size_t r = 0; r <= t->n_rows; r++) {
-    for (size_t c = 0; c < t->n_cols; c++) {
-      if (c) fputc(',', out);
-      csv_cell(r == 0 ? t->headers[c] : t->cells[(r - 1) * t->n_cols + c], out);
-    }
-    fputc('\n', out);
-  }
-}
-
-void rigor_table_print(const rigor_table_t *t, rigor_format_t fmt, FILE *out) {
-  if (fmt == RIGOR_FORMAT_MD)
-    print_md(t, out);
-  else if (fmt == RIGOR_FORMAT_CSV)
-    print_csv(t, out);
-  else
-    print_text(t, out);
+bool rigor_table_cell_numeric(const rigor_table_t *t, size_t row, size_t col) {
+  const rigor_cell_t *cell = rigor_table_cell(t, row, col);
+  if (!cell->text) return t->kinds[col] != RIGOR_COL_TEXT;
+  const char *s = cell->text;
+  return (*s >= '0' && *s <= '9') || ((*s == '+' || *s == '-') && s[1] >= '0' && s[1] <= '9');
 }
 
 void rigor_fmt_time(char *buf, size_t len, double s) {

@@ -4,17 +4,19 @@
 
 #include "cli.h"
 #include "compare.h"
+#include "writers.h"
 #include "units.h"
 
-static const char usage[] = "usage: rigor compare BASE CAND [--threshold 2%] [--format text|json] "
-                            "[--ignore-identity PATH]... [--seed N]\n";
+static const char usage[] =
+    "usage: rigor compare BASE CAND [--threshold 2%] [--format text|md|csv|json|html] "
+    "[--ignore-identity PATH]... [--seed N]\n";
 
 int rigor_cmd_compare(int argc, char **argv) {
   rigor_compare_opts_t opts;
   rigor_compare_opts_default(&opts);
   const char *files[2] = {NULL, NULL}, **ignore = calloc((size_t)argc, sizeof *ignore);
   size_t n_files = 0;
-  bool json = false;
+  const rigor_writer_t *writer = rigor_writer_find("text");
   int rc = RIGOR_EXIT_USAGE;
   if (!ignore) return RIGOR_EXIT_USAGE;
   opts.ignore_identity = ignore;
@@ -40,11 +42,10 @@ int rigor_cmd_compare(int argc, char **argv) {
       }
     } else if (strcmp(arg, "--format") == 0) {
       const char *f = argv[++i];
-      if (strcmp(f, "json") != 0 && strcmp(f, "text") != 0) {
-        fprintf(stderr, "rigor compare: --format takes text or json, not '%s'\n", f);
+      if (!(writer = rigor_writer_find(f))) {
+        fprintf(stderr, "rigor compare: unknown format '%s' (%s)\n", f, rigor_writer_names());
         goto done;
       }
-      json = strcmp(f, "json") == 0;
     } else if (strcmp(arg, "--ignore-identity") == 0) {
       ignore[opts.n_ignore++] = argv[++i];
     } else if (strcmp(arg, "--seed") == 0) {
@@ -77,14 +78,9 @@ int rigor_cmd_compare(int argc, char **argv) {
   }
   rigor_comparison_t *c = NULL;
   if (rigor_compare(a[0], a[1], &opts, &c) == 0) {
-    if (json) {
-      json_t *doc = rigor_comparison_json(c, &opts);
-      json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-      fputc('\n', stdout);
-      json_decref(doc);
-    } else {
-      rigor_comparison_print(c, &opts, stdout);
-    }
+    rigor_doc_t *doc = rigor_comparison_doc(c);
+    if (doc) writer->write(doc, stdout);
+    rigor_doc_free(doc);
     rc = c->regression ? RIGOR_EXIT_REGRESSION : RIGOR_EXIT_OK;
     rigor_comparison_free(c);
   } else {

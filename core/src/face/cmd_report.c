@@ -5,12 +5,13 @@
 #include "analysis.h"
 #include "cli.h"
 #include "report.h"
+#include "writers.h"
 
 static const char usage[] =
     "usage: rigor report FILE... [--format text|md|csv|json|html] [-o OUT] [--by variant|point]\n";
 
 int rigor_cmd_report(int argc, char **argv) {
-  rigor_format_t fmt = RIGOR_FORMAT_TEXT;
+  const rigor_writer_t *writer = rigor_writer_find("text");
   rigor_by_t by = RIGOR_BY_VARIANT;
   const char *out_path = NULL;
   const char **files = calloc((size_t)argc, sizeof *files);
@@ -31,8 +32,8 @@ int rigor_cmd_report(int argc, char **argv) {
       return RIGOR_EXIT_USAGE;
     }
     if (strcmp(arg, "--format") == 0) {
-      if (rigor_format_parse(argv[++i], &fmt)) {
-        fprintf(stderr, "rigor report: unknown format '%s' (text, md, csv, json, html)\n", argv[i]);
+      if (!(writer = rigor_writer_find(argv[++i]))) {
+        fprintf(stderr, "rigor report: unknown format '%s' (%s)\n", argv[i], rigor_writer_names());
         free(files);
         return RIGOR_EXIT_USAGE;
       }
@@ -76,16 +77,9 @@ int rigor_cmd_report(int argc, char **argv) {
     rigor_analysis_free(a);
     return RIGOR_EXIT_USAGE;
   }
-  if (fmt == RIGOR_FORMAT_JSON) {
-    json_t *doc = rigor_report_json(a);
-    rc = doc ? json_dumpf(doc, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) : -1;
-    fputc('\n', out);
-    json_decref(doc);
-  } else if (fmt == RIGOR_FORMAT_HTML) {
-    rc = rigor_report_write_html(a, by, out);
-  } else {
-    rc = rigor_report_write_tables(a, fmt, by, out);
-  }
+  rigor_doc_t *doc = rigor_report_doc(a, by);
+  rc = doc ? writer->write(doc, out) : RIGOR_ENOMEM;
+  rigor_doc_free(doc);
   if (out != stdout && fclose(out) != 0) rc = -1;
   rigor_analysis_free(a);
   if (rc) {

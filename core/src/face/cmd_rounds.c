@@ -3,13 +3,15 @@
 #include <string.h>
 
 #include "cli.h"
-#include "compare.h"
+#include "rounds.h"
+#include "writers.h"
 
-static const char usage[] = "usage: rigor rounds FILE... [--metric NAME] [--format text|json]\n";
+static const char usage[] =
+    "usage: rigor rounds FILE... [--metric NAME] [--format text|md|csv|json|html]\n";
 
 int rigor_cmd_rounds(int argc, char **argv) {
   const char *metric = NULL;
-  bool json = false;
+  const rigor_writer_t *writer = rigor_writer_find("text");
   const char **files = calloc((size_t)argc, sizeof *files);
   size_t n = 0;
   if (!files) return RIGOR_EXIT_USAGE;
@@ -29,12 +31,11 @@ int rigor_cmd_rounds(int argc, char **argv) {
       metric = argv[++i];
     } else if (strcmp(arg, "--format") == 0) {
       const char *f = argv[++i];
-      if (strcmp(f, "json") != 0 && strcmp(f, "text") != 0) {
-        fprintf(stderr, "rigor rounds: --format takes text or json, not '%s'\n", f);
+      if (!(writer = rigor_writer_find(f))) {
+        fprintf(stderr, "rigor rounds: unknown format '%s' (%s)\n", f, rigor_writer_names());
         free(files);
         return RIGOR_EXIT_USAGE;
       }
-      json = strcmp(f, "json") == 0;
     } else if (arg[0] == '-' && arg[1]) {
       fprintf(stderr, "rigor rounds: unknown option '%s'\n%s", arg, usage);
       free(files);
@@ -48,7 +49,10 @@ int rigor_cmd_rounds(int argc, char **argv) {
     free(files);
     return RIGOR_EXIT_USAGE;
   }
-  int rc = rigor_rounds_print(files, n, metric, json, stdout);
+  rigor_doc_t *doc = NULL;
+  int rc = rigor_rounds_doc(files, n, metric, &doc);
+  if (doc && rc == 0) writer->write(doc, stdout);
+  rigor_doc_free(doc);
   free(files);
   if (rc) {
     fprintf(stderr, "rigor rounds: none of the files could be read\n");

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "html.h"
 #include "report.h"
 
 /* Charts are inline SVG written here: the page stays one self-contained file with no script,
@@ -12,55 +13,6 @@ static const char *const palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e"
 #define COLOR(i) palette[(i) % (sizeof palette / sizeof *palette)]
 
 enum { W = 860, LEFT = 170, RIGHT = 20, TOP = 20, PLOT_H = 220, BOTTOM = 40 };
-
-static void esc(FILE *out, const char *s) {
-  for (; s && *s; s++) {
-    switch (*s) {
-    case '<':
-      fputs("&lt;", out);
-      break;
-    case '>':
-      fputs("&gt;", out);
-      break;
-    case '&':
-      fputs("&amp;", out);
-      break;
-    case '"':
-      fputs("&quot;", out);
-      break;
-    default:
-      fputc(*s, out);
-    }
-  }
-}
-
-static void table_html(const rigor_table_t *t, FILE *out) {
-  fputs("<h3>", out);
-  esc(out, t->title);
-  fputs("</h3>\n<table>\n<tr>", out);
-  size_t verdict_col = t->n_cols;
-  for (size_t c = 0; c < t->n_cols; c++) {
-    fputs("<th>", out);
-    esc(out, t->headers[c]);
-    fputs("</th>", out);
-    if (strcmp(t->headers[c], "verdict") == 0) verdict_col = c;
-  }
-  fputs("</tr>\n", out);
-  for (size_t r = 0; r < t->n_rows; r++) {
-    fputs("<tr>", out);
-    for (size_t c = 0; c < t->n_cols; c++) {
-      const char *s = t->cells[r * t->n_cols + c];
-      if (c == verdict_col)
-        fprintf(out, "<td class=\"%s\">", strcmp(s, "stable") == 0 ? "good" : "bad");
-      else
-        fputs("<td>", out);
-      esc(out, s);
-      fputs("</td>", out);
-    }
-    fputs("</tr>\n", out);
-  }
-  fputs("</table>\n", out);
-}
 
 static void axis_range(double *lo, double *hi) {
   if (!(*hi > *lo)) {
@@ -106,7 +58,7 @@ static void distribution_svg(const rigor_exp_analysis_t *e, uint32_t point, FILE
   axis_range(&lo, &hi);
   int strip_h = 36, h = TOP + (int)strips * strip_h + BOTTOM;
   fputs("<h4>distribution, point ", out);
-  esc(out, label ? label : "-");
+  rigor_html_escape(out, label ? label : "-");
   fprintf(out,
           "</h4>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
           "class=\"chart\">\n",
@@ -117,7 +69,7 @@ static void distribution_svg(const rigor_exp_analysis_t *e, uint32_t point, FILE
     if (w->point != point || !w->n) continue;
     double y = TOP + (double)k * strip_h + strip_h / 2.0;
     fprintf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">", LEFT - 8, y + 4);
-    esc(out, w->variant_label ? w->variant_label : "?");
+    rigor_html_escape(out, w->variant_label ? w->variant_label : "?");
     fputs("</text>\n", out);
     size_t stride = w->n > 2000 ? w->n / 2000 : 1;
     for (size_t i = 0; i < w->n; i += stride)
@@ -216,7 +168,7 @@ static void telemetry_svg(const rigor_exp_analysis_t *e, FILE *out) {
       if (pass == 1) {
         axis_range(&lo, &hi);
         fputs("<h4>telemetry: ", out);
-        esc(out, name);
+        rigor_html_escape(out, name);
         fprintf(out,
                 "</h4>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
                 "class=\"chart\">\n",
@@ -261,58 +213,44 @@ static void legend(const rigor_exp_analysis_t *e, FILE *out) {
   fputs("<p class=\"legend\">", out);
   for (size_t v = 0; v < e->n_variants; v++) {
     fprintf(out, "<span style=\"color:%s\">&#9679;</span> ", COLOR(v));
-    esc(out, e->variants[v].label ? e->variants[v].label : "?");
+    rigor_html_escape(out, e->variants[v].label ? e->variants[v].label : "?");
     fputs(" &nbsp; ", out);
   }
   fputs("</p>\n", out);
 }
 
-int rigor_report_write_html(const rigor_analysis_t *a, rigor_by_t by, FILE *out) {
-  fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        "<title>rigor report</title>\n<style>\n"
-        "body{font-family:sans-serif;margin:2em;color:#222;background:#fff}\n"
-        "table{border-collapse:collapse;margin:0.5em 0 1.5em}\n"
-        "th,td{border:1px solid #bbb;padding:2px 8px;text-align:right;font-size:13px}\n"
-        "th{background:#eee}\ntd.good{background:#d9f2d9}\ntd.bad{background:#f8d7d7}\n"
-        "svg.chart{border:1px solid #ddd;font-size:11px}\n.legend{font-size:12px;color:#444}\n"
-        "</style>\n</head>\n<body>\n<h1>rigor report</h1>\n",
-        out);
-  for (size_t x = 0; x < a->n_exps; x++) {
-    const rigor_exp_analysis_t *e = &a->exps[x];
-    fputs("<h2>experiment ", out);
-    esc(out, e->name);
-    fputs(" <small>(", out);
-    esc(out, e->source);
-    fputs(")</small></h2>\n", out);
-    rigor_table_t *tables[8];
-    size_t n = rigor_report_tables(e, by, tables, 8);
-    for (size_t i = 0; i < n; i++) {
-      table_html(tables[i], out);
-      rigor_table_free(tables[i]);
-    }
-    json_t *notes = rigor_report_notes(a, e);
-    if (json_array_size(notes)) {
-      fputs("<ul>\n", out);
-      size_t i;
-      json_t *m;
-      json_array_foreach(notes, i, m) {
-        fputs("<li>", out);
-        esc(out, json_string_value(m));
-        fputs("</li>\n", out);
-      }
-      fputs("</ul>\n", out);
-    }
-    json_decref(notes);
-    legend(e, out);
-    uint32_t max_point = 0;
-    for (size_t r = 0; r < e->n_rows; r++)
-      max_point = e->rows[r].point > max_point ? e->rows[r].point : max_point;
-    for (uint32_t p = 0; e->n_rows && p <= max_point; p++) {
-      distribution_svg(e, p, out);
-      position_svg(e, p, out);
-    }
-    telemetry_svg(e, out);
+typedef struct point_figure {
+  const rigor_exp_analysis_t *e;
+  uint32_t point;
+} point_figure_t;
+
+static void legend_figure(const void *arg, FILE *out) {
+  legend(*(const rigor_exp_analysis_t *const *)arg, out);
+}
+
+static void distribution_figure(const void *arg, FILE *out) {
+  const point_figure_t *f = arg;
+  distribution_svg(f->e, f->point, out);
+}
+
+static void position_figure(const void *arg, FILE *out) {
+  const point_figure_t *f = arg;
+  position_svg(f->e, f->point, out);
+}
+
+static void telemetry_figure(const void *arg, FILE *out) {
+  telemetry_svg(*(const rigor_exp_analysis_t *const *)arg, out);
+}
+
+void rigor_report_figures(rigor_doc_t *doc, const rigor_exp_analysis_t *e) {
+  rigor_doc_figure(doc, legend_figure, &e, sizeof e);
+  uint32_t max_point = 0;
+  for (size_t r = 0; r < e->n_rows; r++)
+    max_point = e->rows[r].point > max_point ? e->rows[r].point : max_point;
+  for (uint32_t p = 0; e->n_rows && p <= max_point; p++) {
+    point_figure_t f = {e, p};
+    rigor_doc_figure(doc, distribution_figure, &f, sizeof f);
+    rigor_doc_figure(doc, position_figure, &f, sizeof f);
   }
-  fputs("</body>\n</html>\n", out);
-  return ferror(out) ? -1 : 0;
+  rigor_doc_figure(doc, telemetry_figure, &e, sizeof e);
 }

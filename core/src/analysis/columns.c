@@ -1,0 +1,174 @@
+#include "columns.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "json_util.h"
+
+static const char *text_or(const char *s, const char *fallback) {
+  return s && *s ? s : fallback;
+}
+
+static const char *variant_label(const rigor_row_t *r) {
+  return text_or(r->variant_label, "?");
+}
+static const char *point_label(const rigor_row_t *r) {
+  return text_or(r->point_label, "-");
+}
+static const char *raw_variant_label(const rigor_row_t *r) {
+  return r->variant_label;
+}
+static const char *raw_point_label(const rigor_row_t *r) {
+  return r->point_label;
+}
+static const char *window(const rigor_row_t *r) {
+  return r->window;
+}
+static const char *verdict(const rigor_row_t *r) {
+  return rigor_verdict_name(r->verdict);
+}
+static double n(const rigor_row_t *r) {
+  return (double)r->n;
+}
+static double median(const rigor_row_t *r) {
+  return r->time.median;
+}
+static double p95(const rigor_row_t *r) {
+  return r->time.p95;
+}
+static double p99(const rigor_row_t *r) {
+  return r->time.p99;
+}
+static double mean(const rigor_row_t *r) {
+  return r->time.mean;
+}
+static double sd(const rigor_row_t *r) {
+  return r->time.sd;
+}
+static double cv(const rigor_row_t *r) {
+  return r->time.cv;
+}
+static double min(const rigor_row_t *r) {
+  return r->time.min;
+}
+static double max(const rigor_row_t *r) {
+  return r->time.max;
+}
+static double first_cycle(const rigor_row_t *r) {
+  return r->first_cycle_penalty;
+}
+static double rate(const rigor_row_t *r) {
+  return r->bytes_per_s;
+}
+static double flops_rate(const rigor_row_t *r) {
+  return r->flops_per_s;
+}
+static double busbw(const rigor_row_t *r) {
+  return r->busbw_per_s;
+}
+/* STREAM prints its best rate in MB/s (10^6 bytes per second). */
+static double best_mbps(const rigor_row_t *r) {
+  return r->best_bytes_per_s / 1e6;
+}
+static double best(const rigor_row_t *r) {
+  return r->best_bytes_per_s;
+}
+static double bytes(const rigor_row_t *r) {
+  return r->bytes;
+}
+static double flops(const rigor_row_t *r) {
+  return r->flops;
+}
+static double cv_max(const rigor_row_t *r) {
+  return r->cv_max;
+}
+static double wrong(const rigor_row_t *r) {
+  return (double)r->n_wrong;
+}
+static double too_short(const rigor_row_t *r) {
+  return (double)r->n_too_short;
+}
+static double invalid(const rigor_row_t *r) {
+  return (double)r->n_invalid;
+}
+static double min_samples(const rigor_row_t *r) {
+  return (double)r->min_samples;
+}
+
+const rigor_stat_column_t rigor_stat_columns[] = {
+    {.header = "variant", .kind = RIGOR_COL_TEXT, .text = variant_label},
+    {.header = "point", .kind = RIGOR_COL_TEXT, .text = point_label},
+    {.header = "n", .json = "time_s.n", .kind = RIGOR_COL_COUNT, .value = n},
+    {.header = "median", .json = "time_s.median", .kind = RIGOR_COL_TIME, .value = median},
+    {.header = "P95", .json = "time_s.p95", .kind = RIGOR_COL_TIME, .value = p95},
+    {.header = "P99", .json = "time_s.p99", .kind = RIGOR_COL_TIME, .value = p99},
+    {.header = "mean", .json = "time_s.mean", .kind = RIGOR_COL_TIME, .value = mean},
+    {.header = "sd", .json = "time_s.sd", .kind = RIGOR_COL_TIME, .value = sd},
+    {.header = "CV", .json = "time_s.cv", .kind = RIGOR_COL_FRACTION, .value = cv},
+    {.header = "min", .json = "time_s.min", .kind = RIGOR_COL_TIME, .value = min},
+    {.header = "max", .json = "time_s.max", .kind = RIGOR_COL_TIME, .value = max},
+    {.header = "1st-cycle",
+     .json = "first_cycle_penalty",
+     .kind = RIGOR_COL_CHANGE,
+     .value = first_cycle},
+    {.header = "rate", .json = "bytes_per_s", .kind = RIGOR_COL_RATE, .value = rate},
+    {.header = "busbw", .json = "busbw_bytes_per_s", .kind = RIGOR_COL_RATE, .value = busbw},
+    {.header = "best MB/s", .kind = RIGOR_COL_NUMBER, .value = best_mbps},
+    {.header = "#wrong", .json = "wrong", .kind = RIGOR_COL_COUNT, .value = wrong},
+    {.header = "verdict", .json = "verdict", .kind = RIGOR_COL_TEXT, .text = verdict},
+    {.json = "variant_label", .kind = RIGOR_COL_TEXT, .text = raw_variant_label},
+    {.json = "point_label", .kind = RIGOR_COL_TEXT, .text = raw_point_label},
+    {.json = "window", .kind = RIGOR_COL_TEXT, .text = window},
+    {.json = "bytes", .kind = RIGOR_COL_NUMBER, .value = bytes},
+    {.json = "flops", .kind = RIGOR_COL_NUMBER, .value = flops},
+    {.json = "flops_per_s", .kind = RIGOR_COL_RATE, .value = flops_rate},
+    {.json = "best_bytes_per_s", .kind = RIGOR_COL_RATE, .value = best},
+    {.json = "cv_max", .kind = RIGOR_COL_FRACTION, .value = cv_max},
+    {.json = "too_short", .kind = RIGOR_COL_COUNT, .value = too_short},
+    {.json = "invalid", .kind = RIGOR_COL_COUNT, .value = invalid},
+    {.json = "gate_min_samples", .kind = RIGOR_COL_COUNT, .value = min_samples},
+    {.json = "samples", .kind = RIGOR_COL_COUNT, .value = n},
+    {.header = NULL, .json = NULL},
+};
+
+size_t rigor_stat_headers(const char **headers, size_t cap) {
+  size_t k = 0;
+  for (const rigor_stat_column_t *c = rigor_stat_columns; c->header || c->json; c++)
+    if (c->header && k + 1 < cap) headers[k++] = c->header;
+  headers[k] = NULL;
+  return k;
+}
+
+/* obj's member at a dotted path, creating the objects on the way. */
+static void set_path(json_t *obj, const char *path, json_t *value) {
+  const char *dot;
+  while ((dot = strchr(path, '.'))) {
+    char key[64];
+    snprintf(key, sizeof key, "%.*s", (int)(dot - path), path);
+    json_t *next = json_object_get(obj, key);
+    if (!json_is_object(next)) {
+      next = json_object();
+      json_object_set_new(obj, key, next);
+    }
+    obj = next;
+    path = dot + 1;
+  }
+  json_object_set_new(obj, path, value);
+}
+
+void rigor_stat_json(const rigor_row_t *r, json_t *obj) {
+  for (const rigor_stat_column_t *c = rigor_stat_columns; c->header || c->json; c++) {
+    if (!c->json) continue;
+    json_t *v;
+    if (c->kind == RIGOR_COL_TEXT) {
+      const char *s = c->text(r);
+      v = s ? json_string(s) : json_null();
+    } else if (c->kind == RIGOR_COL_COUNT) {
+      v = json_integer((json_int_t)c->value(r));
+    } else {
+      v = rigor_json_real_or_null(c->value(r));
+    }
+    set_path(obj, c->json, v);
+  }
+}

@@ -1,0 +1,52 @@
+/* A report as a sequence of parts (headings, tables, notes, text, figures) plus its JSON form,
+ * built once by report, compare or rounds and shown by any writer (writers.h). */
+#ifndef RIGOR_DOCUMENT_H
+#define RIGOR_DOCUMENT_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "rigor/plugin.h"
+#include "table.h"
+
+typedef enum {
+  RIGOR_PART_HEADING = 0, /* level 1: the document, 2: an experiment */
+  RIGOR_PART_TABLE,
+  RIGOR_PART_NOTES, /* an array of strings */
+  RIGOR_PART_TEXT,  /* one paragraph */
+  RIGOR_PART_FIGURE /* drawn only by writers that draw (html) */
+} rigor_part_kind_t;
+
+/* Writes one inline SVG figure; `arg` is the copy rigor_doc_figure keeps. */
+typedef void (*rigor_figure_fn)(const void *arg, FILE *out);
+
+typedef struct rigor_part {
+  rigor_part_kind_t kind;
+  int level;
+  char *text;
+  rigor_table_t *table;
+  json_t *notes;
+  rigor_figure_fn figure;
+  void *figure_arg;
+} rigor_part_t;
+
+typedef struct rigor_doc {
+  char *title;
+  rigor_part_t *parts;
+  size_t n_parts, cap;
+  /* The machine-readable form, built only when a writer asks for it. */
+  json_t *(*json)(const void *arg);
+  const void *json_arg;
+  json_t *data; /* or the form itself, owned, when it is built with the document */
+} rigor_doc_t;
+
+rigor_doc_t *rigor_doc_new(const char *title);
+void rigor_doc_free(rigor_doc_t *doc);
+void rigor_doc_heading(rigor_doc_t *doc, int level, const char *fmt, ...) RIGOR_PRINTF(3, 4);
+void rigor_doc_text(rigor_doc_t *doc, const char *fmt, ...) RIGOR_PRINTF(2, 3);
+void rigor_doc_table(rigor_doc_t *doc, rigor_table_t *table); /* takes it; NULL is ignored */
+void rigor_doc_notes(rigor_doc_t *doc, json_t *notes);        /* takes it; empty is dropped */
+/* Keeps a copy of the arg_size bytes at arg for the figure callback. */
+void rigor_doc_figure(rigor_doc_t *doc, rigor_figure_fn fn, const void *arg, size_t arg_size);
+
+#endif

@@ -1,0 +1,29 @@
+#include "writers.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const rigor_writer_t rigor_writers[] = {
+    {.name = "text", .summary = "aligned tables for a terminal", .write = rigor_write_text},
+    {.name = "md", .summary = "Markdown pipe tables", .write = rigor_write_md},
+    {.name = "csv", .summary = "comma-separated tables (RFC 4180)", .write = rigor_write_csv},
+    {.name = "json", .summary = "the whole result as one JSON document", .write = rigor_write_json},
+    {.name = "html", .summary = "a self-contained page with charts", .write = rigor_write_html},
+    {.name = NULL},
+};
+
+const rigor_writer_t *rigor_writer_find(const char *name) {
+  for (const rigor_writer_t *w = rigor_writers; name && w->name; w++)
+    if (strcmp(w->name, name) == 0) return w;
+  return NULL;
+}
+
+const char *rigor_writer_names(void) {
+  static char names[128];
+  if (!names[0])
+    for (const rigor_writer_t *w = rigor_writers; w->name; w++) {
+      size_t used = strlen(names);
+      snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "", w->name);
+    }
+  return names;
+}
