@@ -11,7 +11,7 @@
 #include "clock.h"
 #include "errors.h"
 #include "measure.h"
-#include "params.h"
+#include "points.h"
 #include "telemetry.h"
 #include "timing.h"
 #include "wire.h"
@@ -59,54 +59,6 @@ static json_t *identity_json(child_t *c) {
   return o;
 }
 
-typedef struct points {
-  void **structs;
-  char **labels;
-  json_t *objs;
-  uint32_t n;
-} points_t;
-
-static void points_free(const rigor_plugin_t *p, points_t *pts) {
-  for (uint32_t i = 0; i < pts->n; i++) {
-    if (pts->structs && pts->structs[i]) {
-      rigor_params_clear(p, pts->structs[i]);
-      free(pts->structs[i]);
-    }
-    if (pts->labels) free(pts->labels[i]);
-  }
-  free(pts->structs);
-  free(pts->labels);
-  json_decref(pts->objs);
-}
-
-/* Fills one params struct per sweep point: the base params with the point's values applied. */
-static int points_build(const rigor_plugin_t *p, const json_t *params, const json_t *sweep,
-                        points_t *pts, char *err, size_t errlen) {
-  memset(pts, 0, sizeof *pts);
-  pts->objs = rigor_sweep_points(sweep);
-  if (!pts->objs) {
-    snprintf(err, errlen, "cannot expand the sweep");
-    return RIGOR_EINVAL;
-  }
-  pts->n = (uint32_t)json_array_size(pts->objs);
-  pts->structs = calloc(pts->n, sizeof *pts->structs);
-  pts->labels = calloc(pts->n, sizeof *pts->labels);
-  if (!pts->structs || !pts->labels) return RIGOR_ENOMEM;
-  size_t size = p->params_size ? p->params_size : 1;
-  for (uint32_t i = 0; i < pts->n; i++) {
-    json_t *point = json_array_get(pts->objs, i);
-    json_t *values = json_deep_copy(params);
-    json_object_update(values, point);
-    pts->structs[i] = calloc(1, size);
-    int rc =
-        pts->structs[i] ? rigor_params_fill(p, values, pts->structs[i], err, errlen) : RIGOR_ENOMEM;
-    json_decref(values);
-    if (rc < 0) return rc;
-    pts->labels[i] = rigor_point_label(p, point);
-  }
-  return 0;
-}
-
 static json_t *cpus_json(const rigor_ctx_t *ctx) {
   json_t *a = json_array();
   for (int i = 0; i < ctx->n_cpus; i++)
@@ -120,6 +72,54 @@ static void send_end(const rigor_child_args_t *a, rigor_run_status_t status, con
                          affinity));
 }
 
+/* The outcome of measuring: a status and the plugin's error, if any. */
+static rigor_run_status_t measure(child_t *c, const rigor_timing_t *timing,
+                                  const rigor_point_set_t *pts, const json_t *deadline,
+                                  json_t **identity) {
+  const rigor_child_args_t *a = c->a;
+  const rigor_plugin_t *p = a->plugin;
+  rigor_work_t work = {0};
+  rigor_points_t plugin_points = {pts->n, (const void *const *)pts->structs};
+  int rc = p->init(&c->ctx, &c->ctx.host, pts->base, &plugin_points, &c->state, &work);
+  if (rc < 0) {
+    if (c->ctx.error_code == 0)
+      c->ctx.host.error(&c->ctx, rc, "init returned %d (%s)", rc, rigor_strerror(rc));
+    c->state = NULL;
+    return rc == RIGOR_EUNAVAILABLE ? RIGOR_RUN_SKIPPED : RIGOR_RUN_FAILED;
+  }
+  atomic_store(&c->ready, true);
+  *identity = identity_json(c);
+  rigor_measure_t m = {
+      .ctx = &c->ctx,
+      .plugin = p,
+      .state = c->state,
+      .timing = timing,
+      .points = (const void *const *)pts->structs,
+      .point_objs = pts->objs,
+      .point_labels = pts->labels,
+      .n_points = pts->n,
+      .work = &work,
+      .emit = emit_sample,
+      .emit_arg = (void *)a,
+  };
+  rigor_clock_probe(&m.clock);
+  rc = rigor_measure_run(&m);
+  if (rc == RIGOR_ETIMEDOUT || c->ctx.deadline_hit) {
+    if (c->ctx.error_code == 0)
+      c->ctx.host.error(&c->ctx, RIGOR_ETIMEDOUT, "deadline of %.3f s passed",
+                        json_number_value(deadline));
+    return RIGOR_RUN_TIMEOUT;
+  }
+  if (rc == RIGOR_ECANCELED) return RIGOR_RUN_INTERRUPTED;
+  if (rc < 0) return rc == RIGOR_EUNAVAILABLE ? RIGOR_RUN_SKIPPED : RIGOR_RUN_FAILED;
+  if (m.wrong_samples > 0) {
+    c->ctx.host.error(&c->ctx, RIGOR_EVALIDATE, "%llu of %llu samples failed their check",
+                      (unsigned long long)m.wrong_samples, (unsigned long long)m.samples);
+    return RIGOR_RUN_INVALID;
+  }
+  return RIGOR_RUN_OK;
+}
+
 int rigor_child_run(const rigor_child_args_t *a) {
   child_t c = {.a = a};
   rigor_ctx_init(&c.ctx, a->comm, a->stop);
@@ -128,101 +128,48 @@ int rigor_child_run(const rigor_child_args_t *a) {
   c.ctx.commands_allowed = a->commands_allowed;
   const rigor_plugin_t *p = a->plugin;
   const json_t *env = json_object_get(a->settings, "environment");
+  rigor_run_status_t status = RIGOR_RUN_FAILED;
+  json_t *affinity = NULL, *identity = NULL, *summary = NULL, *raw = NULL;
+  rigor_point_set_t pts = {0};
+  rigor_telemetry_t *tele = NULL;
   char err[1024];
 
   rigor_timing_t timing;
-  rigor_timing_defaults(&timing);
   if (rigor_timing_from_json(json_object_get(a->settings, "timing"), &timing, err, sizeof err) <
       0) {
     c.ctx.host.error(&c.ctx, RIGOR_ECONFIG, "%s", err);
-    send_end(a, RIGOR_RUN_FAILED, &c.ctx, NULL, NULL, NULL, NULL);
-    return RIGOR_CHILD_FAILED;
+    goto end;
   }
   const json_t *deadline = json_object_get(a->settings, "deadline");
   if (json_is_number(deadline) && json_number_value(deadline) > 0)
     c.ctx.deadline_ns = (double)rigor_now_ns() + json_number_value(deadline) * 1e9;
 
   int n_cpus = 0;
-  if (rigor_affinity_apply(json_object_get(env, "affinity"), c.ctx.cpus, 1024, &n_cpus, err,
-                           sizeof err) < 0) {
+  const json_t *bind = json_object_get(env, "affinity");
+  if (rigor_affinity_apply(bind, c.ctx.cpus, 1024, &n_cpus, err, sizeof err) < 0) {
     c.ctx.host.error(&c.ctx, RIGOR_EINVAL, "environment.%s", err);
-    send_end(a, RIGOR_RUN_FAILED, &c.ctx, NULL, NULL, NULL, NULL);
-    return RIGOR_CHILD_FAILED;
+    goto end;
   }
   c.ctx.n_cpus = n_cpus < 1024 ? n_cpus : 1024;
-  json_t *affinity =
-      json_is_null(json_object_get(env, "affinity")) || !json_object_get(env, "affinity")
-          ? NULL
-          : cpus_json(&c.ctx);
+  if (bind && !json_is_null(bind)) affinity = cpus_json(&c.ctx);
 
-  points_t pts;
-  void *base = calloc(1, p->params_size ? p->params_size : 1);
-  if (!base ||
-      points_build(p, json_object_get(a->settings, "params"), json_object_get(a->settings, "sweep"),
-                   &pts, err, sizeof err) < 0 ||
-      rigor_params_fill(p, json_object_get(a->settings, "params"), base, err, sizeof err) < 0) {
+  if (rigor_point_set_build(p, json_object_get(a->settings, "params"),
+                            json_object_get(a->settings, "sweep"), &pts, err, sizeof err) < 0) {
     c.ctx.host.error(&c.ctx, RIGOR_ECONFIG, "params: %s", err);
-    send_end(a, RIGOR_RUN_FAILED, &c.ctx, NULL, NULL, NULL, affinity);
-    return RIGOR_CHILD_FAILED;
+    goto end;
   }
-
-  rigor_telemetry_t *tele = NULL;
   rigor_telemetry_start(json_object_get(env, "telemetry"), c.ctx.cpus, c.ctx.n_cpus, telemetry_hook,
                         &c, &tele);
-
-  rigor_work_t work = {0};
-  rigor_points_t plugin_points = {pts.n, (const void *const *)pts.structs};
-  int rc = p->init(&c.ctx, &c.ctx.host, base, &plugin_points, &c.state, &work);
-  rigor_run_status_t status = RIGOR_RUN_OK;
-  json_t *identity = NULL;
-  rigor_measure_t m = {0};
-  if (rc < 0) {
-    if (c.ctx.error_code == 0)
-      c.ctx.host.error(&c.ctx, rc, "init returned %d (%s)", rc, rigor_strerror(rc));
-    status = rc == RIGOR_EUNAVAILABLE ? RIGOR_RUN_SKIPPED : RIGOR_RUN_FAILED;
-    c.state = NULL;
-  } else {
-    atomic_store(&c.ready, true);
-    identity = identity_json(&c);
-    m.ctx = &c.ctx;
-    m.plugin = p;
-    m.state = c.state;
-    m.timing = &timing;
-    m.points = (const void *const *)pts.structs;
-    m.point_objs = pts.objs;
-    m.point_labels = pts.labels;
-    m.n_points = pts.n;
-    m.work = &work;
-    m.emit = emit_sample;
-    m.emit_arg = (void *)a;
-    rigor_clock_probe(&m.clock);
-    rc = rigor_measure_run(&m);
-    if (rc == RIGOR_ETIMEDOUT || c.ctx.deadline_hit) {
-      if (c.ctx.error_code == 0)
-        c.ctx.host.error(&c.ctx, RIGOR_ETIMEDOUT, "deadline of %.3f s passed",
-                         json_number_value(deadline));
-      status = RIGOR_RUN_TIMEOUT;
-    } else if (rc == RIGOR_ECANCELED) {
-      status = RIGOR_RUN_INTERRUPTED;
-    } else if (rc < 0) {
-      status = rc == RIGOR_EUNAVAILABLE ? RIGOR_RUN_SKIPPED : RIGOR_RUN_FAILED;
-    } else if (m.wrong_samples > 0) {
-      c.ctx.host.error(&c.ctx, RIGOR_EVALIDATE, "%llu of %llu samples failed their check",
-                       (unsigned long long)m.wrong_samples, (unsigned long long)m.samples);
-      status = RIGOR_RUN_INVALID;
-    }
-  }
+  status = measure(&c, &timing, &pts, deadline, &identity);
   /* The sampler stops before fini, so the hook never sees freed state. */
-  json_t *raw = NULL;
-  json_t *summary = tele ? rigor_telemetry_stop(tele, &raw) : NULL;
+  summary = tele ? rigor_telemetry_stop(tele, &raw) : NULL;
   if (c.state) {
     atomic_store(&c.ready, false);
     p->fini(&c.ctx, c.state);
     c.state = NULL;
   }
+end:
   send_end(a, status, &c.ctx, summary, raw, identity, affinity);
-  rigor_params_clear(p, base);
-  free(base);
-  points_free(p, &pts);
+  rigor_point_set_free(p, &pts);
   return rigor_child_exit_code(status);
 }
