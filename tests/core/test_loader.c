@@ -90,6 +90,61 @@ static void test_clash_and_unsafe_folder(void **st) {
   tmpdir_remove(b);
 }
 
+/* The file, its resolved path and every folder above it are checked, not only the folder the
+ * search named. */
+static void test_unsafe_paths_are_refused(void **st) {
+  (void)st;
+  char *safe = tmpdir_make(), *open_dir = tmpdir_make();
+  char *plugin = path_join(safe, "null.so");
+  copy_file(RIGOR_TEST_PLUGIN_DIR "/null.so", plugin);
+  const char *dirs[] = {safe, NULL};
+  rigor_plugin_search_t search = {dirs, false};
+  rigor_loaded_t *p = NULL;
+  char err[4096];
+
+  chmod(plugin, 0666); /* a world-writable file in a safe folder */
+  assert_int_equal(rigor_plugin_load("null", &search, &p, err, sizeof err), RIGOR_EINVAL);
+  assert_non_null(strstr(err, "is world-writable"));
+  chmod(plugin, 0664);
+  assert_int_equal(rigor_plugin_load("null", &search, &p, err, sizeof err), RIGOR_EINVAL);
+  assert_non_null(strstr(err, "is group-writable"));
+  chmod(plugin, 0644);
+  assert_int_equal(rigor_plugin_load("null", &search, &p, err, sizeof err), 0);
+  rigor_plugin_unload(p);
+
+  /* A link in a safe folder to a plugin in a world-writable one. */
+  char *target = path_join(open_dir, "real.so"), *link = path_join(safe, "linked.so");
+  copy_file(RIGOR_TEST_PLUGIN_DIR "/null.so", target);
+  chmod(target, 0644);
+  chmod(open_dir, 0777);
+  assert_int_equal(symlink(target, link), 0);
+  unlink(plugin);
+  assert_int_equal(rigor_plugin_load("null", &search, &p, err, sizeof err), RIGOR_EINVAL);
+  assert_non_null(strstr(err, "its path"));
+  assert_non_null(strstr(err, "is world-writable"));
+  unlink(link);
+
+  /* A safe folder inside a world-writable (not sticky) parent. */
+  char *inner = path_join(open_dir, "inner");
+  assert_int_equal(mkdir(inner, 0755), 0);
+  char *inner_plugin = path_join(inner, "null.so");
+  copy_file(RIGOR_TEST_PLUGIN_DIR "/null.so", inner_plugin);
+  chmod(inner_plugin, 0644);
+  const char *inner_dirs[] = {inner, NULL};
+  search.extra_dirs = inner_dirs;
+  assert_int_equal(rigor_plugin_load("null", &search, &p, err, sizeof err), RIGOR_EINVAL);
+  assert_non_null(strstr(err, "is world-writable"));
+  /* The same parent with the sticky bit, as /tmp has it: others cannot replace what is ours. */
+  chmod(open_dir, 01777);
+  assert_int_equal(rigor_plugin_load("null", &search, &p, err, sizeof err), 0);
+  rigor_plugin_unload(p);
+  unlink(inner_plugin);
+  rmdir(inner);
+  free(inner_plugin), free(inner), free(target), free(link), free(plugin);
+  tmpdir_remove(safe);
+  tmpdir_remove(open_dir);
+}
+
 static void test_rejects_non_plugin_file(void **st) {
   (void)st;
   char *d = tmpdir_make();
@@ -111,6 +166,7 @@ int main(void) {
       cmocka_unit_test(test_refuses_paths_as_names),
       cmocka_unit_test(test_missing_names_the_folders),
       cmocka_unit_test(test_clash_and_unsafe_folder),
+      cmocka_unit_test(test_unsafe_paths_are_refused),
       cmocka_unit_test(test_rejects_non_plugin_file),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

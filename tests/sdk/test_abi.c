@@ -114,6 +114,34 @@ static void test_binary_refuses_missing_callback(void **state) {
   free(out);
 }
 
+/* A table longer than the plugin says, or a field past its params struct, is refused before the
+ * core reads past the table or writes past the struct; other plugins still list. */
+static void test_lying_tables_are_refused(void **state) {
+  (void)state;
+  rigor_loaded_t *p = NULL;
+  char err[1024] = "";
+  assert_int_equal(rigor_plugin_load("sdk_params_overrun", &fixture_search, &p, err, sizeof err),
+                   RIGOR_EABI);
+  assert_null(p);
+  assert_non_null(strstr(err, "sdk_params_overrun"));
+  assert_non_null(strstr(err, "param #1"));
+  assert_int_equal(rigor_plugin_load("sdk_param_offset", &fixture_search, &p, err, sizeof err),
+                   RIGOR_EABI);
+  assert_non_null(strstr(err, "param #0 ('a') lies outside the params struct"));
+
+  char *out = NULL;
+  int rc = sdk_run(RIGOR_EXE " plugins --plugin-path " RIGOR_TEST_PLUGIN_DIR, &out);
+  assert_int_equal(rc, 0);
+  assert_non_null(strstr(out, "sdk_params_overrun"));
+  assert_non_null(strstr(out, "sdk_old_size"));
+  free(out);
+  rc = sdk_run(RIGOR_EXE " plugins sdk_params_overrun --plugin-path " RIGOR_TEST_PLUGIN_DIR, &out);
+  assert_int_not_equal(rc, 0);
+  assert_int_not_equal(rc, 139); /* no crash */
+  assert_non_null(strstr(out, "param #1"));
+  free(out);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_smaller_descriptor_loads_with_hooks_absent),
@@ -123,6 +151,7 @@ int main(void) {
       cmocka_unit_test(test_binary_describes_smaller_descriptor),
       cmocka_unit_test(test_binary_refuses_wrong_major),
       cmocka_unit_test(test_binary_refuses_missing_callback),
+      cmocka_unit_test(test_lying_tables_are_refused),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -65,14 +65,146 @@ static size_t search_dirs(const rigor_plugin_search_t *search, char dirs[][PATH_
   return n;
 }
 
-static int check_dir_safe(const char *dir, bool allow_unsafe, char *err, size_t errlen) {
-  struct stat st;
-  if (allow_unsafe || stat(dir, &st) != 0 || !(st.st_mode & S_IWOTH)) return 0;
-  snprintf(err, errlen,
-           "plugin folder %s is world-writable: anyone could plant a plugin there "
-           "(fix its permissions or pass --allow-unsafe-plugin-path)",
-           dir);
-  return RIGOR_EINVAL;
+/* A plugin is code rigor runs: refuse one that someone else could have replaced. Like OpenSSH's
+ * check of authorized_keys, the file, its resolved path and every folder above it must be owned
+ * by root or by us, and none may be writable by others (a sticky folder such as /tmp is fine:
+ * others cannot replace what we own in it). */
+static int check_path_safe(const char *path, bool allow_unsafe, char *err, size_t errlen) {
+  if (allow_unsafe) return 0;
+  char real[PATH_MAX];
+  if (!realpath(path, real)) return 0; /* the open that follows reports it */
+  uid_t me = geteuid();
+  bool is_file = true;
+  for (;;) {
+    struct stat st;
+    if (stat(real, &st) != 0) return 0;
+    const char *why = NULL;
+    if (st.st_uid != 0 && st.st_uid != me)
+      why = "is owned by another user";
+    else if ((st.st_mode & S_IWOTH) && (is_file || !(st.st_mode & S_ISVTX)))
+      why = "is world-writable";
+    else if (is_file && (st.st_mode & S_IWGRP))
+      why = "is group-writable";
+    if (why) {
+      snprintf(err, errlen,
+               "%s: refused: %s%s %s, so anyone could plant a plugin there (fix its permissions "
+               "or pass --allow-unsafe-plugin-path)",
+               path, strcmp(real, path) ? "its path " : "", real, why);
+      return RIGOR_EINVAL;
+    }
+    char *slash = strrchr(real, '/');
+    if (!slash || (slash == real && real[1] == '\0')) break;
+    if (slash == real)
+      slash[1] = '\0';
+    else
+      *slash = '\0';
+    is_file = false;
+  }
+  return 0;
+}
+
+/* Every pointer of a descriptor must point into the plugin's own file: a table longer than the
+ * plugin says (n_params one too large) ends in bytes that are no pointer of its. */
+static bool in_object(const void *ptr, const void *base) {
+  Dl_info info;
+  return ptr && dladdr(ptr, &info) != 0 && info.dli_fbase == base;
+}
+
+static bool string_ok(const char *s, const void *base, bool optional) {
+  return optional && !s ? true : in_object(s, base) && memchr(s, '\0', 4096) != NULL;
+}
+
+static bool list_ok(const char *const *list, const void *base) {
+  if (!list) return true;
+  for (size_t i = 0; i < 1024; i++) {
+    if (!in_object(&list[i], base)) return false;
+    if (!list[i]) return true;
+    if (!string_ok(list[i], base, false)) return false;
+  }
+  return false;
+}
+
+static size_t param_size(rigor_param_type_t type) {
+  switch (type) {
+  case RIGOR_PARAM_BOOL:
+    return sizeof(bool);
+  case RIGOR_PARAM_INT:
+    return sizeof(int64_t);
+  case RIGOR_PARAM_UINT:
+  case RIGOR_PARAM_SIZE:
+    return sizeof(uint64_t);
+  case RIGOR_PARAM_DOUBLE:
+    return sizeof(double);
+  case RIGOR_PARAM_STRING:
+    return sizeof(const char *);
+  case RIGOR_PARAM_ENUM:
+    return sizeof(int32_t);
+  }
+  return 0;
+}
+
+static int check_params(const rigor_plugin_t *d, const void *base, const char *file, char *err,
+                        size_t errlen) {
+  if (d->n_params && (!d->params || d->params_size == 0)) {
+    snprintf(err, errlen, "%s: plugin '%s' declares %u params but no table or params_size", file,
+             d->name, d->n_params);
+    return RIGOR_EABI;
+  }
+  if (d->n_params > 4096 || (d->n_params && !in_object(&d->params[d->n_params - 1], base))) {
+    snprintf(err, errlen, "%s: plugin '%s' declares %u params, more than its table holds", file,
+             d->name, d->n_params);
+    return RIGOR_EABI;
+  }
+  for (uint32_t i = 0; i < d->n_params; i++) {
+    const rigor_param_t *p = &d->params[i];
+    const char *why = NULL;
+    size_t size =
+        p->type >= RIGOR_PARAM_BOOL && p->type <= RIGOR_PARAM_ENUM ? param_size(p->type) : 0;
+    if (!string_ok(p->name, base, false))
+      why = "has no name in the plugin (is n_params too large?)";
+    else if (!size)
+      why = "has an unknown type";
+    else if (p->offset > d->params_size || size > d->params_size - p->offset)
+      why = "lies outside the params struct (offset + size > params_size)";
+    else if (p->offset % size != 0)
+      why = "is misaligned in the params struct";
+    else if (p->type == RIGOR_PARAM_ENUM && (!p->choices || !p->choices[0]))
+      why = "is an enum without choices";
+    else if (!string_ok(p->def, base, true) || !string_ok(p->min, base, true) ||
+             !string_ok(p->max, base, true) || !string_ok(p->help, base, true) ||
+             !list_ok(p->choices, base) || !list_ok(p->aliases, base))
+      why = "has a pointer outside the plugin";
+    if (why) {
+      snprintf(err, errlen, "%s: plugin '%s': param #%u ('%s') %s", file, d->name, i,
+               string_ok(p->name, base, false) ? p->name : "?", why);
+      return RIGOR_EABI;
+    }
+  }
+  return 0;
+}
+
+static int check_metrics(const rigor_plugin_t *d, const void *base, const char *file, char *err,
+                         size_t errlen) {
+  if (d->n_metrics && !d->metrics) {
+    snprintf(err, errlen, "%s: plugin '%s' declares %u metrics but no table", file, d->name,
+             d->n_metrics);
+    return RIGOR_EABI;
+  }
+  if (d->n_metrics > 256 || (d->n_metrics && !in_object(&d->metrics[d->n_metrics - 1], base))) {
+    snprintf(err, errlen, "%s: plugin '%s' declares %u metrics, more than its table holds", file,
+             d->name, d->n_metrics);
+    return RIGOR_EABI;
+  }
+  for (uint32_t i = 0; i < d->n_metrics; i++) {
+    const rigor_metric_t *m = &d->metrics[i];
+    if (!string_ok(m->name, base, false) || !string_ok(m->unit, base, true) ||
+        !string_ok(m->help, base, true) ||
+        (m->better != RIGOR_LOWER_IS_BETTER && m->better != RIGOR_HIGHER_IS_BETTER)) {
+      snprintf(err, errlen, "%s: plugin '%s': metric #%u is malformed", file, d->name, i);
+      return RIGOR_EABI;
+    }
+  }
+  return 0;
 }
 
 static const char *const required_names[] = {"init", "prime", "run", "fini"};
@@ -107,25 +239,17 @@ int rigor_plugin_check(const rigor_plugin_t *raw, const char *file, rigor_plugin
                required_names[i]);
       return RIGOR_EABI;
     }
-  if (out->n_params && (!out->params || out->params_size == 0)) {
-    snprintf(err, errlen, "%s: plugin '%s' declares %u params but no table or params_size", file,
-             out->name, out->n_params);
+  Dl_info self;
+  const void *base = dladdr(raw, &self) ? self.dli_fbase : NULL;
+  if (!base) return 0; /* a descriptor built into the host (tests): nothing to hold it to */
+  if (!string_ok(out->version, base, true) || !string_ok(out->summary, base, true)) {
+    snprintf(err, errlen, "%s: plugin '%s': version or summary points outside the plugin", file,
+             out->name);
     return RIGOR_EABI;
   }
-  for (uint32_t i = 0; i < out->n_params; i++) {
-    const rigor_param_t *p = &out->params[i];
-    if (!p->name || p->type < RIGOR_PARAM_BOOL || p->type > RIGOR_PARAM_ENUM ||
-        p->offset >= out->params_size || (p->type == RIGOR_PARAM_ENUM && !p->choices)) {
-      snprintf(err, errlen, "%s: plugin '%s': param #%u ('%s') is malformed", file, out->name, i,
-               p->name ? p->name : "?");
-      return RIGOR_EABI;
-    }
-  }
-  if (out->n_metrics && !out->metrics) {
-    snprintf(err, errlen, "%s: plugin '%s' declares %u metrics but no table", file, out->name,
-             out->n_metrics);
-    return RIGOR_EABI;
-  }
+  int rc = check_params(out, base, file, err, errlen);
+  if (rc == 0) rc = check_metrics(out, base, file, err, errlen);
+  if (rc < 0) return rc;
   return 0;
 }
 
@@ -209,7 +333,7 @@ int rigor_plugin_load(const char *name, const rigor_plugin_search_t *search, rig
     char path[PATH_MAX + 300];
     snprintf(path, sizeof path, "%s/%s.so", dirs[i], name);
     if (access(path, F_OK) != 0) continue;
-    int rc = check_dir_safe(dirs[i], allow_unsafe, err, errlen);
+    int rc = check_path_safe(path, allow_unsafe, err, errlen);
     if (rc < 0) return rc;
     rigor_loaded_t *found = NULL;
     rc = find_in_file(path, dirs[i], name, &found, err, errlen);
@@ -239,13 +363,13 @@ int rigor_plugin_load(const char *name, const rigor_plugin_search_t *search, rig
     struct dirent *e;
     while ((e = readdir(d))) {
       if (!is_plugin_file(e->d_name)) continue;
-      int rc = check_dir_safe(dirs[i], allow_unsafe, err, errlen);
+      char path[PATH_MAX + 300];
+      snprintf(path, sizeof path, "%s/%s", dirs[i], e->d_name);
+      int rc = check_path_safe(path, allow_unsafe, err, errlen);
       if (rc < 0) {
         closedir(d);
         return rc;
       }
-      char path[PATH_MAX + 300];
-      snprintf(path, sizeof path, "%s/%s", dirs[i], e->d_name);
       char ferr[512];
       rigor_loaded_t *found = NULL;
       rc = find_in_file(path, dirs[i], name, &found, ferr, sizeof ferr);
