@@ -277,6 +277,55 @@ static void test_timeout_with_burners_kills_both(void **st) {
   cmd_result_free(&r);
 }
 
+/* The deadline holds while the run keeps reporting (a sample every 20 ms), and after the run's
+ * process closes its pipe and hangs. */
+static void test_timeout_fires_on_every_path(void **st) {
+  (void)st;
+  char *cfg = config("chatty.yaml", "schema: 1\nname: chatty\nplugin: fault\n"
+                                    "params: {sleep_us: 20000}\n"
+                                    "matrix: {mode: [slow, close_hang]}\n"
+                                    "timing: {warmup: 0, cycles: 1000, iters: 1, timeout: 1s}\n"
+                                    "output: chatty.jsonl\n");
+  const char *args[] = {"run", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--no-report", NULL};
+  cmd_result_t r = rigor_exec(dir, args);
+  assert_int_equal(r.exit_code, 1);
+  char *out = path_join(dir, "chatty.jsonl");
+  json_t *recs = results_read(out);
+  assert_int_equal(results_count(recs, "run", "status", "timeout"), 2);
+  size_t samples = results_count(recs, "sample", NULL, NULL);
+  assert_true(samples > 0 && samples < 1000); /* the slow run was stopped, not finished */
+  json_decref(recs);
+  free(out);
+  free(cfg);
+  cmd_result_free(&r);
+}
+
+/* A grandchild that calls setsid() leaves the run's process group and session; it is still
+ * killed when its run ends. */
+static void test_escaped_grandchild_is_killed(void **st) {
+  (void)st;
+  char *pid_file = path_join(dir, "escaped.pid"), yaml[1024];
+  unlink(pid_file);
+  snprintf(yaml, sizeof yaml,
+           "schema: 1\nname: orphan\nplugin: fault\n"
+           "params: {mode: orphan, pid_file: '%s'}\n"
+           "timing: {warmup: 0, cycles: 1, iters: 1}\noutput: orphan.jsonl\n",
+           pid_file);
+  char *cfg = config("orphan.yaml", yaml);
+  const char *args[] = {"run", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--no-report", NULL};
+  cmd_result_t r = rigor_exec(dir, args);
+  assert_int_equal(r.exit_code, 0);
+  char *text = read_file(pid_file);
+  assert_non_null(text);
+  pid_t pid = (pid_t)atoi(text);
+  assert_true(pid > 0);
+  assert_false(process_alive(pid));
+  free(text);
+  free(pid_file);
+  free(cfg);
+  cmd_result_free(&r);
+}
+
 static cmd_result_t rigor_in_dir(const char *a1, const char *a2, const char *a3, const char *a4,
                                  const char *a5) {
   const char *args[] = {a1, a2, a3, a4, a5, NULL};
@@ -391,6 +440,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_sigkill_resume_twenty_times, setup, teardown),
       cmocka_unit_test_setup_teardown(test_nan_metric_recorded_as_null, setup, teardown),
       cmocka_unit_test_setup_teardown(test_timeout_with_burners_kills_both, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_timeout_fires_on_every_path, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_escaped_grandchild_is_killed, setup, teardown),
       cmocka_unit_test_setup_teardown(test_trust_boundaries, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,6 +15,7 @@
 #include "identity.h"
 #include "measure.h"
 #include "noise.h"
+#include "orphans.h"
 #include "resume.h"
 #include "signals.h"
 #include "spawn.h"
@@ -213,6 +214,7 @@ static void run_one(runner_t *r, uint32_t k, uint32_t attempt, uint32_t done, ui
     }
     rigor_spawn_cleanup(&sp);
     rigor_noise_stop(noise);
+    rigor_orphans_reap();
   }
   rigor_time_iso(end);
   append_outcome(r, &a, &o, start, end, elapsed, noise_json, env_pad);
@@ -373,6 +375,7 @@ int rigor_runner_execute(const rigor_job_t *jobs, size_t n_jobs, const rigor_run
   memset(tally, 0, sizeof *tally);
   if (errlen) err[0] = '\0';
   rigor_signals_install();
+  rigor_orphans_adopt();
   runner_t r = {.opts = opts, .err = err, .errlen = errlen, .tally = tally};
   claimed_t claimed = {0};
   int rc = 0;

@@ -59,23 +59,50 @@ static void handle_lines(watch_t *w, char *buf, size_t *len) {
   *len -= start;
 }
 
+static bool grow_buffer(char **buf, size_t *cap, size_t len) {
+  if (len + 65536 <= *cap) return true;
+  char *bigger = realloc(*buf, *cap * 2);
+  if (!bigger) return false;
+  *buf = bigger;
+  *cap *= 2;
+  return true;
+}
+
+/* Waits up to `ms` for the process to exit; true when it did. */
+static bool reaped_within(pid_t pid, int *wstatus, int ms) {
+  for (int waited = 0;; waited += 10) {
+    pid_t r = waitpid(pid, wstatus, WNOHANG);
+    if (r == pid || (r < 0 && errno == ECHILD)) return true;
+    if (waited >= ms) return false;
+    usleep(10000);
+  }
+}
+
+/* The parent's clock bounds the run on every turn: while it writes, after it closed its pipe,
+ * and while it will not die. */
 static void pump(watch_t *w, int fd, pid_t pid, double timeout_s, int *wstatus, bool *timed_out) {
   size_t len = 0, cap = 1 << 20;
   char *buf = malloc(cap);
   uint64_t deadline = rigor_now_ns() + (uint64_t)(timeout_s * 1e9);
-  bool exited = false;
+  bool exited = false, open = buf != NULL;
   *timed_out = false;
-  for (;;) {
-    if (len + 65536 > cap) {
-      cap *= 2;
-      buf = realloc(buf, cap);
+  while (open && !exited) {
+    uint64_t now = rigor_now_ns();
+    if (now >= deadline) {
+      *timed_out = true;
+      break;
     }
+    uint64_t left_ms = (deadline - now) / 1000000 + 1;
     struct pollfd pfd = {fd, POLLIN, 0};
-    int pr = poll(&pfd, 1, 100);
+    int pr = poll(&pfd, 1, left_ms < 100 ? (int)left_ms : 100);
     if (pr > 0) {
+      if (!grow_buffer(&buf, &cap, len)) break;
       ssize_t n = read(fd, buf + len, cap - len - 1);
       if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
-      if (n <= 0) break;
+      if (n <= 0) {
+        open = false; /* EOF: the process may still be running, or hanging */
+        break;
+      }
       len += (size_t)n;
       handle_lines(w, buf, &len);
       continue;
@@ -85,35 +112,30 @@ static void pump(watch_t *w, int fd, pid_t pid, double timeout_s, int *wstatus, 
       exited = true;
       fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
       ssize_t n;
-      while ((n = read(fd, buf + len, cap - len - 1)) > 0) {
+      while (grow_buffer(&buf, &cap, len) && (n = read(fd, buf + len, cap - len - 1)) > 0) {
         len += (size_t)n;
         handle_lines(w, buf, &len);
-        if (len + 65536 > cap) {
-          cap *= 2;
-          buf = realloc(buf, cap);
-        }
       }
-      break;
-    }
-    if (rigor_now_ns() >= deadline) {
-      *timed_out = true;
-      break;
     }
   }
   free(buf);
-  if (*timed_out) {
-    kill(-pid, SIGTERM);
-    for (int i = 0; i < 40 && !exited; i++) {
-      if (waitpid(pid, wstatus, WNOHANG) == pid)
-        exited = true;
-      else
-        usleep(50000);
+  /* After the pipe closed, the exit is still bounded by the deadline. */
+  while (!exited && !*timed_out) {
+    if (reaped_within(pid, wstatus, 10)) {
+      exited = true;
+      break;
     }
-    if (!exited) kill(-pid, SIGKILL);
+    if (rigor_now_ns() >= deadline) *timed_out = true;
   }
-  if (!exited)
-    while (waitpid(pid, wstatus, 0) < 0 && errno == EINTR)
-      ;
+  if (*timed_out && !exited) {
+    kill(-pid, SIGTERM);
+    exited = reaped_within(pid, wstatus, 2000);
+    if (!exited) {
+      kill(-pid, SIGKILL);
+      while (waitpid(pid, wstatus, 0) < 0 && errno == EINTR)
+        ;
+    }
+  }
   /* Whatever the run left behind in its group goes too. */
   kill(-pid, SIGKILL);
 }
