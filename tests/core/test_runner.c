@@ -308,7 +308,7 @@ static void test_unwritable_telemetry_sidecar_stops_early(void **st) {
   assert_int_equal(mkdir(side, 0755), 0);
   cmd_result_t r = run(cfg, NULL, NULL);
   assert_int_equal(r.exit_code, 2);
-  assert_non_null(strstr(r.err, "tel.jsonl.telemetry.jsonl: cannot open for writing"));
+  assert_non_null(strstr(r.err, "tel.jsonl.telemetry.jsonl: is a folder"));
   char *out = path_join(dir, "tel.jsonl");
   struct stat sb;
   assert_int_not_equal(stat(out, &sb), 0);

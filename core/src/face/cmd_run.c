@@ -135,10 +135,16 @@ int rigor_cmd_run(int argc, char **argv) {
     rigor_config_free(cfg);
     return RIGOR_EXIT_RUN_FAILED;
   }
+  size_t n_sources = json_array_size(cfg->sources);
+  const char **protected_paths = calloc(n_sources + 1, sizeof *protected_paths);
+  for (size_t i = 0; protected_paths && i < n_sources; i++)
+    protected_paths[i] = json_string_value(json_array_get(cfg->sources, i));
+  ropts.protected_paths = protected_paths;
   rigor_tally_t tally;
   char rerr[4096];
   int rc = rigor_runner_execute(jobs.jobs, jobs.n, &ropts, &tally, rerr, sizeof rerr);
   rigor_jobs_free(&jobs);
+  free(protected_paths);
   if (view.line) fprintf(stderr, "\r\033[K");
   if (rc < 0) fprintf(stderr, "rigor: %s\n", rerr);
   if (tally.signal)

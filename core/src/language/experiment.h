@@ -49,6 +49,7 @@ typedef struct rigor_experiment {
 
 typedef struct rigor_config {
   char *path;
+  json_t *sources; /* every file read: the config and what it extends (real paths) */
   rigor_experiment_t *experiments;
   uint32_t n_experiments;
   json_t *warnings; /* array of strings */

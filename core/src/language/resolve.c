@@ -373,6 +373,9 @@ int rigor_config_load(const char *path, const rigor_config_opts_t *opts, rigor_c
   if (!rc) rc = check_schema(&c, expanded);
   if (!rc)
     rc = rigor__get(expanded, "experiments") ? multi(&c, expanded, cfg) : single(&c, expanded, cfg);
+  cfg->sources = json_array();
+  for (const rigor__source_t *s = c.sources; s; s = s->next)
+    json_array_append_new(cfg->sources, json_string(s->real ? s->real : s->path));
   for (size_t i = 0; i < c.n_plugins; i++)
     rigor_plugin_unload(c.plugins[i]);
   free(c.plugins);
@@ -403,6 +406,7 @@ void rigor_config_free(rigor_config_t *cfg) {
   }
   free(cfg->experiments);
   json_decref(cfg->warnings);
+  json_decref(cfg->sources);
   free(cfg->path);
   free(cfg);
 }

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "format.h"
 #include "json_diff.h"
@@ -26,12 +25,12 @@ static void config_differences(const json_t *old_cfg, const json_t *new_cfg, cha
   json_decref(diffs);
 }
 
-/* Cuts the file after its last newline. */
-static int cut_partial_line(const char *path) {
+/* The size of the file up to and including its last newline. */
+static off_t last_line_end(const char *path) {
   struct stat st;
   FILE *f = fopen(path, "rb");
-  if (!f) return RIGOR_EIO;
-  if (stat(path, &st) != 0 || st.st_size == 0) {
+  if (!f) return 0;
+  if (fstat(fileno(f), &st) != 0 || st.st_size == 0) {
     fclose(f);
     return 0;
   }
@@ -49,13 +48,19 @@ static int cut_partial_line(const char *path) {
       }
   }
   fclose(f);
-  return truncate(path, last_nl + 1) == 0 ? 0 : RIGOR_EIO;
+  return last_nl + 1;
+}
+
+static off_t file_size(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 ? st.st_size : 0;
 }
 
 int rigor_resume_scan(const char *path, const char *name, const char *hash, const json_t *config,
                       size_t n_runs, rigor_resume_t *rs, char *err, size_t errlen) {
   memset(rs, 0, sizeof *rs);
   rs->n_runs = n_runs;
+  rs->experiments = json_object();
   rs->done = calloc(n_runs ? n_runs : 1, 1);
   rs->attempt = calloc(n_runs ? n_runs : 1, sizeof *rs->attempt);
   if (!rs->done || !rs->attempt) return RIGOR_ENOMEM;
@@ -68,6 +73,8 @@ int rigor_resume_scan(const char *path, const char *name, const char *hash, cons
   json_array_foreach(records, i, rec) {
     const char *type = json_string_value(json_object_get(rec, "type"));
     const char *exp = json_string_value(json_object_get(rec, "experiment"));
+    if (type && exp && strcmp(type, "experiment") == 0)
+      json_object_set_new(rs->experiments, exp, json_true());
     if (!type || !exp || strcmp(exp, name) != 0) continue;
     json_int_t k = json_integer_value(json_object_get(rec, "run"));
     json_int_t att = json_integer_value(json_object_get(rec, "attempt"));
@@ -93,15 +100,13 @@ int rigor_resume_scan(const char *path, const char *name, const char *hash, cons
     }
   }
   json_decref(records);
-  if (rc == 0 && truncated && cut_partial_line(path) != 0) {
-    snprintf(err, errlen, "%s: cannot cut its half-written last line", path);
-    rc = RIGOR_EIO;
-  }
+  rs->keep_bytes = truncated ? last_line_end(path) : file_size(path);
   return rc;
 }
 
 void rigor_resume_free(rigor_resume_t *r) {
   free(r->done);
   free(r->attempt);
+  json_decref(r->experiments);
   memset(r, 0, sizeof *r);
 }

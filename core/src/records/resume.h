@@ -6,18 +6,21 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 typedef struct rigor_resume {
   bool have_experiment; /* the file already holds this experiment's record */
   size_t n_runs;
   uint8_t *done;     /* per run: 1 once a record gave it a final status (ok, skipped, invalid) */
   uint32_t *attempt; /* per run: the last attempt seen, 0 for none */
+  off_t keep_bytes;  /* where the file's last complete line ends: a writer cuts the rest */
+  json_t *experiments; /* the names of the experiments the file holds, as an object's keys */
 } rigor_resume_t;
 
 /* Scans `path` for experiment `name` with `n_runs` runs. A different experiment hash is refused
- * (RIGOR_ECONFIG, naming the config paths that changed against `config`). A half-written last
- * line, which a killed writer leaves, is cut so that appended records start on a line of their
- * own (RIGOR_EIO when that fails). */
+ * (RIGOR_ECONFIG, naming the config paths that changed against `config`). The scan changes
+ * nothing: a half-written last line, which a killed writer leaves, is reported in keep_bytes for
+ * the writer to cut. */
 int rigor_resume_scan(const char *path, const char *name, const char *hash, const json_t *config,
                       size_t n_runs, rigor_resume_t *out, char *err, size_t errlen);
 void rigor_resume_free(rigor_resume_t *r);

@@ -3,9 +3,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -27,22 +29,51 @@ static int make_parent(const char *path) {
   return rc;
 }
 
-int rigor_results_open(rigor_results_writer_t *w, const char *path, bool truncate, char *err,
-                       size_t errlen) {
+int rigor_results_check_path(const char *path, char *err, size_t errlen) {
+  if (!path || !*path) {
+    snprintf(err, errlen, "the results path is empty");
+    return RIGOR_ECONFIG;
+  }
+  if (strlen(path) >= PATH_MAX) {
+    snprintf(err, errlen, "%.80s...: the results path is longer than %d bytes", path, PATH_MAX - 1);
+    return RIGOR_ECONFIG;
+  }
+  const char *base = strrchr(path, '/');
+  if (strlen(base ? base + 1 : path) > NAME_MAX) {
+    snprintf(err, errlen, "%s: a file name is longer than %d bytes", path, NAME_MAX);
+    return RIGOR_ECONFIG;
+  }
+  struct stat st;
+  if (lstat(path, &st) != 0) return 0; /* a new file */
+  const char *what = S_ISLNK(st.st_mode) ? "a symlink: results are never written through a symlink"
+                     : S_ISDIR(st.st_mode)  ? "a folder"
+                     : S_ISFIFO(st.st_mode) ? "a FIFO"
+                     : !S_ISREG(st.st_mode) ? "not a regular file"
+                                            : NULL;
+  if (what) {
+    snprintf(err, errlen, "%s: is %s; name a results file", path, what);
+    return RIGOR_ECONFIG;
+  }
+  return 0;
+}
+
+int rigor_results_open(rigor_results_writer_t *w, const char *path, char *err, size_t errlen) {
   memset(w, 0, sizeof *w);
   w->fd = -1;
+  int rc = rigor_results_check_path(path, err, errlen);
+  if (rc < 0) return rc;
   if (make_parent(path) < 0) {
     snprintf(err, errlen, "%s: cannot create its folder: %s", path, strerror(errno));
     return RIGOR_EIO;
   }
-  int flags = O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (truncate ? O_TRUNC : 0);
+  int flags = O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK;
   w->fd = open(path, flags, 0644);
   if (w->fd < 0) {
-    bool link = errno == ELOOP, folder = errno == EISDIR;
+    bool refused = errno == ELOOP || errno == EISDIR || errno == ENXIO;
     snprintf(err, errlen, "%s: cannot open for writing: %s%s", path, strerror(errno),
-             link ? " (results are never written through a symlink)" : "");
-    /* A link or a folder in the way is the caller's choice of path, not a failing disk. */
-    return link || folder ? RIGOR_ECONFIG : RIGOR_EIO;
+             errno == ELOOP ? " (results are never written through a symlink)" : "");
+    /* A link, a folder or a FIFO in the way is the caller's choice of path, not a failing disk. */
+    return refused ? RIGOR_ECONFIG : RIGOR_EIO;
   }
   struct stat st;
   if (fstat(w->fd, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -51,9 +82,57 @@ int rigor_results_open(rigor_results_writer_t *w, const char *path, bool truncat
     w->fd = -1;
     return RIGOR_ECONFIG;
   }
+  fcntl(w->fd, F_SETFL, fcntl(w->fd, F_GETFL) & ~O_NONBLOCK);
+  if (flock(w->fd, LOCK_EX | LOCK_NB) != 0) {
+    int e = errno;
+    snprintf(err, errlen, "%s: %s; wait for the other writer or name another file", path,
+             e == EWOULDBLOCK ? "another rigor is writing this results file" : strerror(e));
+    close(w->fd);
+    w->fd = -1;
+    return e == EWOULDBLOCK ? RIGOR_ECONFIG : RIGOR_EIO;
+  }
   w->good_size = st.st_size;
+  w->dev = st.st_dev;
+  w->ino = st.st_ino;
   w->path = strdup(path);
   return 0;
+}
+
+int rigor_results_truncate(rigor_results_writer_t *w, char *err, size_t errlen) {
+  if (ftruncate(w->fd, 0) != 0) {
+    snprintf(err, errlen, "%s: cannot empty it: %s", w->path, strerror(errno));
+    return RIGOR_EIO;
+  }
+  w->good_size = 0;
+  return 0;
+}
+
+int rigor_results_cut(rigor_results_writer_t *w, off_t size, char *err, size_t errlen) {
+  if (size < w->good_size && ftruncate(w->fd, size) != 0) {
+    snprintf(err, errlen, "%s: cannot cut its half-written last line: %s", w->path,
+             strerror(errno));
+    return RIGOR_EIO;
+  }
+  if (size < w->good_size) w->good_size = size;
+  char last = '\n';
+  if (w->good_size > 0 && pread(w->fd, &last, 1, w->good_size - 1) != 1) {
+    snprintf(err, errlen, "%s: cannot read its end: %s", w->path, strerror(errno));
+    return RIGOR_EIO;
+  }
+  if (last != '\n') {
+    if (write(w->fd, "\n", 1) != 1) {
+      snprintf(err, errlen, "%s: cannot end its last line: %s", w->path, strerror(errno));
+      return RIGOR_EIO;
+    }
+    w->good_size++;
+  }
+  return 0;
+}
+
+bool rigor_same_file(const char *a, const char *b) {
+  struct stat sa, sb;
+  return a && b && stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+         sa.st_ino == sb.st_ino;
 }
 
 int rigor_results_append(rigor_results_writer_t *w, const json_t *record, char *err,

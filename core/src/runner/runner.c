@@ -1,6 +1,7 @@
 #include "runner.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,8 @@
 
 typedef struct runner {
   const rigor_run_opts_t *opts;
+  const rigor_job_t *jobs; /* all of this invocation's */
+  size_t n_jobs;
   const rigor_job_t *job;
   rigor_loaded_t *plugin;
   rigor_results_writer_t out;
@@ -265,21 +268,34 @@ static json_t *experiment_record(const runner_t *r) {
   return rec;
 }
 
-static bool file_nonempty(const char *path) {
-  struct stat st;
-  return lstat(path, &st) == 0 && (st.st_size > 0 || S_ISLNK(st.st_mode));
-}
-
-/* Paths this invocation created or truncated: later experiments may append to them. */
+/* Files this invocation created or truncated, by device and inode: later experiments of the
+ * same invocation may append to them, whatever the spelling of their path. */
 typedef struct claimed {
-  char **paths;
+  struct file_id {
+    dev_t dev;
+    ino_t ino;
+  } * ids;
   size_t n;
 } claimed_t;
 
 static bool claimed_has(const claimed_t *c, const char *path) {
+  struct stat st;
+  if (stat(path, &st) != 0) return false;
   for (size_t i = 0; i < c->n; i++)
-    if (strcmp(c->paths[i], path) == 0) return true;
+    if (c->ids[i].dev == st.st_dev && c->ids[i].ino == st.st_ino) return true;
   return false;
+}
+
+static void claim(claimed_t *c, const rigor_results_writer_t *w) {
+  struct file_id *ids = realloc(c->ids, (c->n + 1) * sizeof *ids);
+  if (!ids) return;
+  c->ids = ids;
+  c->ids[c->n++] = (struct file_id){w->dev, w->ino};
+}
+
+static off_t size_of(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 ? st.st_size : 0;
 }
 
 static bool wants_raw_telemetry(const rigor_job_t *job) {
@@ -291,23 +307,100 @@ static bool wants_raw_telemetry(const rigor_job_t *job) {
   return false;
 }
 
-/* Opens the results file and, when asked for, the raw telemetry sidecar. The sidecar opens
- * first: a run asked for that evidence, so a sidecar that cannot be written stops it before
- * the results file is touched. */
-static int open_outputs(runner_t *r, bool truncate_it) {
-  const rigor_job_t *job = r->job;
+/* A results path must not be the experiment file or a file it extends. */
+static int check_not_protected(const runner_t *r, const char *path) {
+  for (const char *const *p = r->opts->protected_paths; p && *p; p++)
+    if (rigor_same_file(path, *p)) {
+      snprintf(r->err, r->errlen,
+               "%s: is the experiment file %s itself; results go to a file of their own (-o)", path,
+               *p);
+      return RIGOR_ECONFIG;
+    }
+  return 0;
+}
+
+/* The raw telemetry sidecar opens before the results file: a run asked for that evidence, so a
+ * sidecar that cannot be written stops it before the results file is touched. A sidecar that
+ * holds samples while its results file is new is left from other results: refused, not mixed. */
+static int open_sidecar(runner_t *r, bool results_exist, bool mine) {
   r->telemetry_out.fd = -1;
-  int rc = 0;
-  if (wants_raw_telemetry(job)) {
-    char side[4096];
-    snprintf(side, sizeof side, "%s.telemetry.jsonl", job->output);
-    rc = rigor_results_open(&r->telemetry_out, side, truncate_it, r->err, r->errlen);
+  if (!wants_raw_telemetry(r->job)) return 0;
+  char side[PATH_MAX + 32];
+  snprintf(side, sizeof side, "%s.telemetry.jsonl", r->job->output);
+  int rc = check_not_protected(r, side);
+  if (!rc) rc = rigor_results_open(&r->telemetry_out, side, r->err, r->errlen);
+  if (rc < 0) return rc;
+  if (r->telemetry_out.good_size == 0) return 0;
+  if (results_exist && (mine || r->opts->resume))
+    return rigor_results_cut(&r->telemetry_out, r->telemetry_out.good_size, r->err, r->errlen);
+  if (r->opts->force) return rigor_results_truncate(&r->telemetry_out, r->err, r->errlen);
+  snprintf(r->err, r->errlen,
+           "%s: holds raw telemetry of other results (its results file is gone); remove it or "
+           "use --force",
+           side);
+  rigor_results_close(&r->telemetry_out);
+  r->telemetry_out.fd = -1;
+  return RIGOR_ECONFIG;
+}
+
+/* The resumed file must hold this experiment, or another of this config (a suite that shares
+ * one file): a file of someone else's experiments is not appended to. */
+static int check_resumable(const runner_t *r, const rigor_resume_t *rs) {
+  if (json_object_size(rs->experiments) == 0 || rs->have_experiment) return 0;
+  for (size_t i = 0; i < r->n_jobs; i++)
+    if (json_object_get(rs->experiments, r->jobs[i].name)) return 0;
+  char names[512] = "";
+  const char *key;
+  json_t *v;
+  json_object_foreach(rs->experiments, key, v) {
+    size_t used = strlen(names);
+    snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "", key);
   }
-  if (rc == 0) rc = rigor_results_open(&r->out, job->output, truncate_it, r->err, r->errlen);
-  if (rc < 0 && r->telemetry_out.fd >= 0) rigor_results_close(&r->telemetry_out);
-  if (rc < 0) r->telemetry_out.fd = -1;
-  /* A path that is a link or not a file is the caller's choice; a failing disk is not. */
-  return rc == RIGOR_ECONFIG ? RIGOR_ECONFIG : rc < 0 ? RIGOR_EIO : 0;
+  snprintf(r->err, r->errlen,
+           "%s: holds experiment %s, none of this config's; it cannot be resumed with it (use "
+           "another -o)",
+           r->job->output, names);
+  return RIGOR_ECONFIG;
+}
+
+/* Opens the results file under its lock and readies it: resumed (its cut tail repaired),
+ * replaced (--force), appended to (this invocation's own), or new. */
+static int open_outputs(runner_t *r, claimed_t *claimed, rigor_resume_t *rs) {
+  const rigor_job_t *job = r->job;
+  int rc = rigor_results_check_path(job->output, r->err, r->errlen);
+  if (!rc) rc = check_not_protected(r, job->output);
+  if (rc < 0) return rc;
+  bool mine = claimed_has(claimed, job->output);
+  bool exists = size_of(job->output) > 0;
+  if (exists && !mine && !r->opts->resume && !r->opts->force) {
+    snprintf(r->err, r->errlen,
+             "%s already exists; rigor never overwrites results: use --resume to finish it, "
+             "--force to replace it, or -o for another file",
+             job->output);
+    return RIGOR_ECONFIG;
+  }
+  if ((rc = open_sidecar(r, exists, mine)) < 0) return rc;
+  rc = rigor_results_open(&r->out, job->output, r->err, r->errlen);
+  uint32_t total = job->n_blocks * job->n_variants;
+  if (!rc && r->out.good_size > 0 && !mine && r->opts->resume) {
+    rc = rigor_resume_scan(job->output, job->name, job->hash, job->config, total, rs, r->err,
+                           r->errlen);
+    if (rc < 0) rc = RIGOR_ECONFIG;
+    if (!rc) rc = check_resumable(r, rs);
+    if (!rc) rc = rigor_results_cut(&r->out, rs->keep_bytes, r->err, r->errlen);
+  } else if (!rc && r->out.good_size > 0 && !mine) {
+    rc = rigor_results_truncate(&r->out, r->err, r->errlen);
+  } else if (!rc) {
+    rc = rigor_results_cut(&r->out, r->out.good_size, r->err, r->errlen);
+  }
+  if (rc < 0) {
+    if (r->out.fd >= 0) rigor_results_close(&r->out);
+    if (r->telemetry_out.fd >= 0) rigor_results_close(&r->telemetry_out);
+    r->telemetry_out.fd = -1;
+    return rc == RIGOR_ECONFIG ? RIGOR_ECONFIG : RIGOR_EIO;
+  }
+  if (!mine) claim(claimed, &r->out);
+  return 0;
 }
 
 /* Runs an experiment whose plugin is loaded; the caller unloads it on every path. */
@@ -320,32 +413,12 @@ static int run_loaded(runner_t *r, claimed_t *claimed) {
              job->name);
     return RIGOR_ECONFIG;
   }
-  bool mine = claimed_has(claimed, job->output);
-  bool exists = file_nonempty(job->output);
-  if (exists && !mine && !r->opts->resume && !r->opts->force) {
-    snprintf(r->err, r->errlen,
-             "%s already exists; rigor never overwrites results: use --resume to finish it, "
-             "--force to replace it, or -o for another file",
-             job->output);
-    return RIGOR_ECONFIG;
-  }
   uint32_t total = job->n_blocks * job->n_variants;
   rigor_resume_t rs = {0};
-  if (exists && r->opts->resume &&
-      rigor_resume_scan(job->output, job->name, job->hash, job->config, total, &rs, r->err,
-                        r->errlen) < 0) {
-    rigor_resume_free(&rs);
-    return RIGOR_ECONFIG;
-  }
-  bool truncate_it = exists && r->opts->force && !mine && !r->opts->resume;
-  int rc = open_outputs(r, truncate_it);
+  int rc = open_outputs(r, claimed, &rs);
   if (rc < 0) {
     rigor_resume_free(&rs);
     return rc;
-  }
-  if (!mine) {
-    claimed->paths = realloc(claimed->paths, (claimed->n + 1) * sizeof *claimed->paths);
-    claimed->paths[claimed->n++] = strdup(job->output);
   }
   if (!rs.have_experiment) {
     json_t *rec = experiment_record(r);
@@ -376,7 +449,8 @@ int rigor_runner_execute(const rigor_job_t *jobs, size_t n_jobs, const rigor_run
   if (errlen) err[0] = '\0';
   rigor_signals_install();
   rigor_orphans_adopt();
-  runner_t r = {.opts = opts, .err = err, .errlen = errlen, .tally = tally};
+  runner_t r = {
+      .opts = opts, .jobs = jobs, .n_jobs = n_jobs, .err = err, .errlen = errlen, .tally = tally};
   claimed_t claimed = {0};
   int rc = 0;
   for (size_t i = 0; i < n_jobs && !rigor_signals_received() && rc == 0; i++) {
@@ -390,9 +464,7 @@ int rigor_runner_execute(const rigor_job_t *jobs, size_t n_jobs, const rigor_run
     rigor_plugin_unload(r.plugin);
     r.plugin = NULL;
   }
-  for (size_t i = 0; i < claimed.n; i++)
-    free(claimed.paths[i]);
-  free(claimed.paths);
+  free(claimed.ids);
   rigor_signals_restore();
   tally->signal = rigor_signals_received();
   return rc;

@@ -57,6 +57,7 @@ typedef struct rigor_run_opts {
   bool allow_commands;
   rigor_plugin_search_t search;
   const char *self_exe; /* this binary, for launchers */
+  const char *const *protected_paths; /* NULL-terminated: files results must never overwrite */
   const char *rigor_version, *rigor_git;
   void (*progress)(void *arg, const rigor_progress_t *p); /* may be NULL */
   void *progress_arg;
