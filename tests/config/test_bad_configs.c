@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -44,7 +46,10 @@ static void check_case(const char *name, const char *expect) {
   /* A positioned message quotes its source line and puts a caret under the column. */
   const char *second = strchr(plain, '\n');
   const char *third = second ? strchr(second + 1, '\n') : NULL;
-  if (!third || !strchr(third + 1, '^'))
+  unsigned at_line = 0, at_col = 0;
+  const char *colon = strchr(line, ':');
+  bool positioned = colon && sscanf(colon, ":%u:%u:", &at_line, &at_col) == 2;
+  if (positioned && (!third || !strchr(third + 1, '^')))
     fail_msg("%s: no source line and caret after the message:\n%s", name, plain);
   free(line);
   free(plain);
@@ -94,13 +99,32 @@ static void test_unreadable_file(void **state) {
   assert_string_equal(plain, "no-such-file.yaml: cannot read: No such file or directory");
   free(plain);
   assert_int_equal(load(BAD_DIR, NULL, &cfg, err, sizeof err), RIGOR_ECONFIG);
-  assert_non_null(strstr(err, ": cannot read: not a regular file"));
+  assert_non_null(strstr(err, ": cannot read: it is a folder, not a file"));
+  char fifo[] = "/tmp/rigor-config-fifo-XXXXXX";
+  assert_non_null(mkdtemp(fifo));
+  char path[64];
+  snprintf(path, sizeof path, "%s/exp.yaml", fifo);
+  assert_int_equal(mkfifo(path, 0600), 0);
+  assert_int_equal(load(path, NULL, &cfg, err, sizeof err), RIGOR_ECONFIG); /* never blocks */
+  assert_non_null(strstr(err, ": cannot read: it is a FIFO, not a file"));
+  unlink(path);
+  rmdir(fifo);
+}
+
+/* A file with CR-only line ends quotes the right line, caret under the column. */
+static void test_cr_only_quotes_its_line(void **state) {
+  (void)state;
+  char err[1024];
+  rigor_config_t *cfg = NULL;
+  assert_int_equal(load(BAD_DIR "/cr_only.yaml", NULL, &cfg, err, sizeof err), RIGOR_ECONFIG);
+  assert_non_null(strstr(err, "\n  timing: {iters: 0}\n                  ^"));
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_corpus),
       cmocka_unit_test(test_unreadable_file),
+      cmocka_unit_test(test_cr_only_quotes_its_line),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

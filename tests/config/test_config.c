@@ -254,6 +254,26 @@ static void test_ranges_and_aliases(void **state) {
   rigor_config_free(cfg);
 }
 
+/* A range whose bounds are equal is one value; an exclude entry names a value before a label. */
+static void test_single_value_range_and_exclude_by_value(void **state) {
+  (void)state;
+  rigor_config_t *cfg =
+      load_text("one.yaml",
+                "schema: 1\nname: one\nplugin: cfgfix\n"
+                "matrix:\n"
+                "  count: {from: 4, to: 4, step: 1}\n"
+                "  bytes: [{label: '2048', value: 1024}, {label: two-k, value: 2048}]\n"
+                "  exclude: [{bytes: 2048}]\n",
+                NULL);
+  rigor_experiment_t *e = &cfg->experiments[0];
+  assert_int_equal(e->n_variants, 1);
+  assert_string_equal(e->variants[0].label, "count=4, bytes=2048");
+  assert_int_equal(json_integer_value(json_object_get(
+                       json_object_get(e->variants[0].settings, "params"), "bytes")),
+                   1024);
+  rigor_config_free(cfg);
+}
+
 static void test_labelled_values_and_environment(void **state) {
   (void)state;
   rigor_config_t *cfg = load_text("env.yaml",
@@ -397,6 +417,7 @@ int main(void) {
       cmocka_unit_test(test_hash_ignores_spelling),
       cmocka_unit_test(test_defaults_merge_into_each_experiment),
       cmocka_unit_test(test_matrix_cartesian_zip_exclude),
+      cmocka_unit_test(test_single_value_range_and_exclude_by_value),
       cmocka_unit_test(test_ranges_and_aliases),
       cmocka_unit_test(test_labelled_values_and_environment),
       cmocka_unit_test(test_incomplete_square_warns),

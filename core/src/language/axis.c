@@ -142,6 +142,20 @@ static int range_number(axis_ctx_t *a, const rigor__node_t *n, const char *what,
   return rc ? rigor__fail(a->c, n, "%s: %s", what, msg) : 0;
 }
 
+/* Converts one range bound as a value of the axis, then takes it back out of the axis. */
+static int take_bound(axis_ctx_t *a, const rigor__node_t *n, json_t **out) {
+  size_t before = a->axis->n_values;
+  if (convert_one(a, n, NULL)) return RIGOR_ECONFIG;
+  rigor__axis_value_t *v = &a->axis->values[before];
+  char *key = json_dumps(v->value, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
+  if (key) json_object_del(a->axis->seen_values, key);
+  free(key);
+  json_object_del(a->axis->seen_labels, v->label);
+  *out = v->value;
+  a->axis->n_values = before;
+  return 0;
+}
+
 /* {from, to, factor} or {from, to, step}, as nccl-tests' -b/-e/-f/-i. */
 static int expand_range(axis_ctx_t *a, const rigor__node_t *n) {
   rigor__cfg_t *c = a->c;
@@ -154,21 +168,16 @@ static int expand_range(axis_ctx_t *a, const rigor__node_t *n) {
                       *factor = rigor__get(n, "factor"), *step = rigor__get(n, "step");
   if (!from || !to) return rigor__fail(c, n, "a range needs 'from' and 'to'");
   if (!factor == !step) return rigor__fail(c, n, "a range needs exactly one of 'factor' or 'step'");
-  /* Bounds go through the axis converter, so they are checked and normalised like values. */
-  size_t before = a->axis->n_values;
-  if (convert_one(a, from, NULL) || convert_one(a, to, NULL)) return RIGOR_ECONFIG;
-  json_t *jfrom = a->axis->values[before].value, *jto = a->axis->values[before + 1].value;
+  /* Bounds go through the axis converter, so they are checked and normalised like values; each
+   * is taken back out at once, so a range whose bounds are equal is one value, not a duplicate. */
+  json_t *jfrom = NULL, *jto = NULL;
+  if (take_bound(a, from, &jfrom) || take_bound(a, to, &jto)) {
+    json_decref(jfrom);
+    return RIGOR_ECONFIG;
+  }
   double dfrom = json_number_value(jfrom), dto = json_number_value(jto);
   int64_t ifrom = json_integer_value(jfrom), ito = json_integer_value(jto);
-  for (size_t k = before; k < before + 2; k++) {
-    char *key =
-        json_dumps(a->axis->values[k].value, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
-    if (key) json_object_del(a->axis->seen_values, key);
-    free(key);
-    json_object_del(a->axis->seen_labels, a->axis->values[k].label);
-  }
   json_decref(jfrom), json_decref(jto);
-  a->axis->n_values = before;
   if (real ? dfrom > dto : ifrom > ito)
     return rigor__fail(c, n, "range 'from' %s is above 'to' %s", from->text, to->text);
   double dk = 0;
@@ -321,8 +330,27 @@ int rigor__sweep(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__node_t *
   return 0;
 }
 
+/* The value of a param axis that the scalar n spells, tried without reporting an error. */
+static bool find_param_value(const rigor_plugin_t *d, const rigor__axis_t *axis,
+                             const rigor__node_t *n, size_t *out) {
+  const rigor_param_t *p =
+      strcmp(axis->section, "params") == 0 ? rigor_param_lookup(d, axis->field) : NULL;
+  json_t *value = NULL;
+  char msg[256];
+  if (!p || n->kind != RIGOR__SCALAR || rigor_param_from_text(p, n->text, &value, msg, sizeof msg))
+    return false;
+  bool found = false;
+  for (size_t i = 0; i < axis->n_values && !found; i++)
+    if (json_equal(axis->values[i].value, value)) found = true, *out = i;
+  json_decref(value);
+  return found;
+}
+
+/* A value first, then a label: {bytes: 2048} means the value 2048 even where another value
+ * carries the label "2048". */
 int rigor__axis_find(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__axis_t *axis,
                      const rigor__node_t *n, size_t *out) {
+  if (find_param_value(d, axis, n, out)) return 0;
   if (n->kind == RIGOR__SCALAR)
     for (size_t i = 0; i < axis->n_values; i++)
       if (strcmp(axis->values[i].label, n->text) == 0) return *out = i, 0;

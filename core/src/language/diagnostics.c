@@ -54,11 +54,13 @@ void rigor__arena_free(rigor__cfg_t *c) {
 
 static void append_source_line(char *out, size_t cap, const rigor__source_t *src, uint32_t line,
                                uint32_t col) {
+  /* Lines end in LF, CR LF or a lone CR, as libyaml counts them. */
   const char *p = src->text, *end = src->text + src->len;
   for (uint32_t l = 0; l < line && p < end; p++)
-    if (*p == '\n') l++;
-  const char *eol = memchr(p, '\n', (size_t)(end - p));
-  if (!eol) eol = end;
+    if (*p == '\n' || (*p == '\r' && (p + 1 == end || p[1] != '\n'))) l++;
+  const char *eol = p;
+  while (eol < end && *eol != '\n' && *eol != '\r')
+    eol++;
   size_t n = (size_t)(eol - p), used = strlen(out);
   if (n > 200) n = 200;
   char caret[256];

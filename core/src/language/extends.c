@@ -5,6 +5,8 @@
 
 #include "language_internal.h"
 
+#include <sys/stat.h>
+
 #define MAX_CHAIN 16
 
 rigor__node_t *rigor__merge(rigor__cfg_t *c, const rigor__node_t *base, const rigor__node_t *over) {
@@ -72,6 +74,12 @@ static int load_base(rigor__cfg_t *c, const rigor__node_t *target, chain_t *chai
   char *real = realpath(path, NULL);
   if (!real)
     return rigor__fail(c, target, "extends target '%s' not found (looked for '%s')", name, path);
+  struct stat st;
+  if (stat(real, &st) == 0 && !S_ISREG(st.st_mode)) {
+    free(real);
+    return rigor__fail(c, target, "extends target '%s' is %s, not a file", name,
+                       S_ISDIR(st.st_mode) ? "a folder" : "not a regular file");
+  }
   char *from_dir = from->real ? dir_of(from->real) : NULL;
   bool outside = from_dir && !inside(from_dir, real);
   free(from_dir);

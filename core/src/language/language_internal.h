@@ -15,6 +15,8 @@
 #define RIGOR_CONFIG_MAX_NODES      100000
 #define RIGOR_CONFIG_MAX_DEPTH      64
 #define RIGOR_CONFIG_MAX_FILE_BYTES (16u << 20)
+/* Text that aliases may expand the document to, counted as if every alias were a copy. */
+#define RIGOR_CONFIG_MAX_EXPANDED_BYTES (64u << 20)
 
 typedef struct rigor__source {
   char *path; /* as named by the user or the including file */
