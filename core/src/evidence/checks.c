@@ -194,6 +194,13 @@ static void check_busy(json_t *list, const proc_ticks_t *before, int n_before,
   add(list, "busy_processes", n_busy ? "warn" : "ok", detail, why,
       "Stop or pause these processes, or bind the benchmark to CPUs they do not use "
       "(environment.affinity) and keep them off those CPUs.");
+  /* Every busy process, for readers that want more than the few the detail names. */
+  json_t *all = json_array();
+  for (int i = 0; i < n_busy; i++)
+    json_array_append_new(all, json_pack("{s:i, s:s, s:f}", "pid", busy[i].pid, "name",
+                                         busy[i].comm, "cpu_share",
+                                         (double)busy[i].ticks / hz / window_s));
+  json_object_set_new(json_array_get(list, json_array_size(list) - 1), "processes", all);
   free(busy);
 }
 
