@@ -1,6 +1,7 @@
 /* Fault injection through real signals and the fault plugin: SIGINT with burners running,
  * SIGKILL at random moments followed by --resume, NaN metrics, a hang past the timeout while
  * burners run. Every case asserts what the results file holds afterwards. */
+#include <dirent.h>
 #include <errno.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -326,6 +327,68 @@ static void test_escaped_grandchild_is_killed(void **st) {
   cmd_result_free(&r);
 }
 
+/* SIGKILL of rigor while runs are spawned as new programs (randomize_env) leaves no spec file
+ * or folder behind. */
+static void test_sigkill_leaves_no_temporary_files(void **st) {
+  (void)st;
+  char *tmp = path_join(dir, "tmp");
+  assert_int_equal(mkdir(tmp, 0700), 0);
+  char *cfg = config("pad.yaml", "schema: 1\nname: pad\nplugin: fault\n"
+                                 "params: {mode: slow, sleep_us: 50000}\n"
+                                 "timing: {warmup: 0, cycles: 40, iters: 1}\n"
+                                 "environment: {randomize_env: true}\n"
+                                 "order: {design: sequential, replicates: 4}\n"
+                                 "output: pad.jsonl\n");
+  char *out = path_join(dir, "pad.jsonl");
+  const char *args[] = {"run", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--quiet", NULL};
+  setenv("TMPDIR", tmp, 1);
+  pid_t pid = rigor_start(dir, args);
+  unsetenv("TMPDIR");
+  wait_for_runs(out, 1);
+  kill(pid, SIGKILL);
+  waitpid(pid, NULL, 0);
+  usleep(200000); /* the run's process dies with its parent */
+  DIR *d = opendir(tmp);
+  assert_non_null(d);
+  struct dirent *e;
+  int left = 0;
+  while ((e = readdir(d)))
+    left += strncmp(e->d_name, "rigor-run-", 10) == 0;
+  closedir(d);
+  assert_int_equal(left, 0);
+  rmdir(tmp);
+  free(tmp), free(out), free(cfg);
+}
+
+/* A plugin's error in invalid UTF-8 is recorded (bytes replaced), and a byte count above 2^63 - 1
+ * is recorded as a number, never as -1. */
+static void test_odd_plugin_values_are_recorded(void **st) {
+  (void)st;
+  char *cfg = config("odd.yaml", "schema: 1\nname: odd\nplugin: fault\n"
+                                 "matrix: {mode: [bad_utf8, huge_bytes]}\n"
+                                 "timing: {warmup: 0, cycles: 1, iters: 1}\noutput: odd.jsonl\n");
+  const char *args[] = {"run", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--no-report", NULL};
+  cmd_result_t r = rigor_exec(dir, args);
+  assert_int_equal(r.exit_code, 1);
+  char *out = path_join(dir, "odd.jsonl");
+  json_t *recs = results_read(out);
+  json_t *failed = results_find_run(recs, 0);
+  assert_string_equal(json_string_value(json_object_get(failed, "reason")), "bad ?? bytes");
+  size_t i;
+  json_t *rec;
+  int samples = 0;
+  json_array_foreach(recs, i, rec) {
+    const char *type = json_string_value(json_object_get(rec, "type"));
+    if (strcmp(type, "sample") != 0) continue;
+    samples++;
+    assert_true(json_number_value(json_object_get(rec, "bytes")) > 1.8e19);
+  }
+  assert_int_equal(samples, 1);
+  json_decref(recs);
+  free(out), free(cfg);
+  cmd_result_free(&r);
+}
+
 static cmd_result_t rigor_in_dir(const char *a1, const char *a2, const char *a3, const char *a4,
                                  const char *a5) {
   const char *args[] = {a1, a2, a3, a4, a5, NULL};
@@ -442,6 +505,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_timeout_with_burners_kills_both, setup, teardown),
       cmocka_unit_test_setup_teardown(test_timeout_fires_on_every_path, setup, teardown),
       cmocka_unit_test_setup_teardown(test_escaped_grandchild_is_killed, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_sigkill_leaves_no_temporary_files, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_odd_plugin_values_are_recorded, setup, teardown),
       cmocka_unit_test_setup_teardown(test_trust_boundaries, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

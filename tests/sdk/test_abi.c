@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -142,6 +143,30 @@ static void test_lying_tables_are_refused(void **state) {
   free(out);
 }
 
+static void test_unallocatable_params_are_named(void **state) {
+  (void)state;
+  char dir[] = "/tmp/rigor-sdk-huge-XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  char yaml[128], results[128], cmd[1024];
+  snprintf(yaml, sizeof yaml, "%s/huge.yaml", dir);
+  snprintf(results, sizeof results, "%s/huge.jsonl", dir);
+  FILE *f = fopen(yaml, "w");
+  assert_non_null(f);
+  fputs("schema: 1\nname: huge\nplugin: sdk_huge_params\ntiming: {warmup: 0, cycles: 1}\n", f);
+  fclose(f);
+  snprintf(cmd, sizeof cmd,
+           RIGOR_EXE " run %s -o %s --no-report --plugin-path " RIGOR_TEST_PLUGIN_DIR, yaml,
+           results);
+  char *out = NULL;
+  int rc = sdk_run(cmd, &out);
+  assert_int_equal(rc, 1);
+  assert_non_null(strstr(out, "params: cannot allocate 4611686018427387904 bytes for the params"));
+  free(out);
+  unlink(yaml);
+  unlink(results);
+  rmdir(dir);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_smaller_descriptor_loads_with_hooks_absent),
@@ -152,6 +177,7 @@ int main(void) {
       cmocka_unit_test(test_binary_refuses_wrong_major),
       cmocka_unit_test(test_binary_refuses_missing_callback),
       cmocka_unit_test(test_lying_tables_are_refused),
+      cmocka_unit_test(test_unallocatable_params_are_named),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -197,9 +197,9 @@ static void check_busy(json_t *list, const proc_ticks_t *before, int n_before,
   /* Every busy process, for readers that want more than the few the detail names. */
   json_t *all = json_array();
   for (int i = 0; i < n_busy; i++)
-    json_array_append_new(all, json_pack("{s:i, s:s, s:f}", "pid", busy[i].pid, "name",
-                                         busy[i].comm, "cpu_share",
-                                         (double)busy[i].ticks / hz / window_s));
+    json_array_append_new(all,
+                          json_pack("{s:i, s:s, s:f}", "pid", busy[i].pid, "name", busy[i].comm,
+                                    "cpu_share", (double)busy[i].ticks / hz / window_s));
   json_object_set_new(json_array_get(list, json_array_size(list) - 1), "processes", all);
   free(busy);
 }

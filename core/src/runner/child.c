@@ -14,6 +14,7 @@
 #include "points.h"
 #include "telemetry.h"
 #include "timing.h"
+#include "utf8.h"
 #include "wire.h"
 
 typedef struct child {
@@ -54,6 +55,8 @@ static json_t *identity_json(child_t *c) {
   for (int i = 0; i < n && i < 64; i++) {
     kv[i].key[sizeof kv[i].key - 1] = '\0';
     kv[i].value[sizeof kv[i].value - 1] = '\0';
+    rigor_utf8_sanitize(kv[i].key);
+    rigor_utf8_sanitize(kv[i].value);
     json_object_set_new(o, kv[i].key, json_string(kv[i].value));
   }
   return o;

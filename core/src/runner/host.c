@@ -1,5 +1,6 @@
 #include "context.h"
 #include "clock.h"
+#include "utf8.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@ static int host_error(rigor_ctx_t *ctx, int code, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(ctx->error, sizeof ctx->error, fmt, ap);
   va_end(ap);
+  rigor_utf8_sanitize(ctx->error); /* recorded as a JSON string, which must be UTF-8 */
   ctx->error_code = code ? code : RIGOR_EPLUGIN;
   if (ctx->on_error) ctx->on_error(ctx->on_error_arg, ctx->error_code, ctx->error);
   return code;

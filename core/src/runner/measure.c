@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "clock.h"
+#include "utf8.h"
 #include "stats.h"
 
 void rigor_clock_probe(rigor_clock_info_t *info) {
@@ -169,7 +170,10 @@ static json_t *check_json(const rigor_check_t *c) {
   json_object_set_new(o, "max_abs_err", json_real_or_null(c->max_abs_err));
   json_object_set_new(o, "max_rel_err", json_real_or_null(c->max_rel_err));
   json_object_set_new(o, "tolerance", json_real_or_null(c->tolerance));
-  json_object_set_new(o, "detail", c->detail[0] ? json_string(c->detail) : json_null());
+  char detail[sizeof c->detail];
+  snprintf(detail, sizeof detail, "%s", c->detail);
+  json_object_set_new(o, "detail",
+                      detail[0] ? json_string(rigor_utf8_sanitize(detail)) : json_null());
   return o;
 }
 
@@ -314,7 +318,10 @@ static int measure_point(rigor_measure_t *m, uint32_t cycle, uint32_t pt, double
   json_object_set_new(s, "cputime_s", json_real_or_null(cpu));
   json_object_set_new(s, "iters", json_integer((json_int_t)m->timing->iters));
   json_object_set_new(s, "agg", json_integer((json_int_t)m->timing->agg));
-  json_object_set_new(s, "bytes", json_integer((json_int_t)work.bytes));
+  /* JSON integers stop at 2^63 - 1; beyond, the count is a real, exact to 53 bits. */
+  json_object_set_new(s, "bytes",
+                      work.bytes <= (uint64_t)INT64_MAX ? json_integer((json_int_t)work.bytes)
+                                                        : json_real((double)work.bytes));
   json_object_set_new(s, "flops", json_real_or_null(work.flops));
   json_object_set_new(s, "bus_factor", json_real(bus_factor_of(&work)));
   json_object_set_new(s, "rates", rates_json(&work, time_s));

@@ -1,11 +1,13 @@
 #include "spawn.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -49,6 +51,28 @@ pid_t rigor_spawn_fork(const rigor_child_args_t *args, int *read_fd) {
   return pid;
 }
 
+/* Folders of runs whose rigor died (SIGKILL leaves them): "rigor-run-PID-XXXXXX" of a PID
+ * that is gone. */
+static void sweep_stale_folders(const char *tmp) {
+  DIR *d = opendir(tmp);
+  if (!d) return;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    int pid = 0;
+    if (sscanf(e->d_name, "rigor-run-%d-", &pid) != 1 || pid <= 0) continue;
+    if (kill(pid, 0) == 0 || errno != ESRCH) continue;
+    char path[PATH_MAX];
+    const char *const files[] = {"spec.json", "out.fifo"};
+    for (size_t i = 0; i < 2; i++) {
+      snprintf(path, sizeof path, "%s/%s/%s", tmp, e->d_name, files[i]);
+      unlink(path);
+    }
+    snprintf(path, sizeof path, "%s/%s", tmp, e->d_name);
+    rmdir(path);
+  }
+  closedir(d);
+}
+
 static char *substitute(const char *tmpl, const char *ranks) {
   const char *at = strstr(tmpl, "{ranks}");
   if (!at) return strdup(tmpl);
@@ -63,18 +87,34 @@ pid_t rigor_spawn_exec(const char *self, const json_t *spec, const json_t *launc
                        char *err, size_t errlen) {
   memset(sp, 0, sizeof *sp);
   sp->hold_fd = -1;
-  snprintf(sp->dir, sizeof sp->dir, "%s/rigor-run-XXXXXX",
-           getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-  if (!mkdtemp(sp->dir)) {
-    snprintf(err, errlen, "cannot create a temporary folder: %s", strerror(errno));
-    sp->dir[0] = '\0';
-    return -1;
-  }
   char spec_path[PATH_MAX + 16], out_path[PATH_MAX + 16], fdtext[16];
-  snprintf(spec_path, sizeof spec_path, "%s/spec.json", sp->dir);
-  if (json_dump_file(spec, spec_path, JSON_COMPACT) != 0) {
-    snprintf(err, errlen, "cannot write %s", spec_path);
-    return -1;
+  int spec_fd = -1;
+  if (launcher) {
+    /* A launcher may run the child elsewhere, so the spec and the FIFO live in a folder. */
+    const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    sweep_stale_folders(tmp);
+    snprintf(sp->dir, sizeof sp->dir, "%s/rigor-run-%d-XXXXXX", tmp, (int)getpid());
+    if (!mkdtemp(sp->dir)) {
+      snprintf(err, errlen, "cannot create a temporary folder: %s", strerror(errno));
+      sp->dir[0] = '\0';
+      return -1;
+    }
+    snprintf(spec_path, sizeof spec_path, "%s/spec.json", sp->dir);
+    if (json_dump_file(spec, spec_path, JSON_COMPACT) != 0) {
+      snprintf(err, errlen, "cannot write %s", spec_path);
+      return -1;
+    }
+  } else {
+    /* A child on this machine reads its spec from a memory file it inherits: nothing is left on
+     * disk, whatever kills rigor. */
+    spec_fd = memfd_create("rigor-run-spec", 0);
+    if (spec_fd < 0 || json_dumpfd(spec, spec_fd, JSON_COMPACT) != 0 ||
+        lseek(spec_fd, 0, SEEK_SET) != 0) {
+      snprintf(err, errlen, "cannot write the run's spec: %s", strerror(errno));
+      if (spec_fd >= 0) close(spec_fd);
+      return -1;
+    }
+    snprintf(spec_path, sizeof spec_path, "/proc/self/fd/%d", spec_fd);
   }
   int fds[2] = {-1, -1};
   if (launcher) {
@@ -91,6 +131,7 @@ pid_t rigor_spawn_exec(const char *self, const json_t *spec, const json_t *launc
     }
   } else if (pipe(fds) != 0) {
     snprintf(err, errlen, "cannot create a pipe: %s", strerror(errno));
+    close(spec_fd);
     return -1;
   } else {
     fcntl(fds[0], F_SETFD, FD_CLOEXEC);
@@ -126,6 +167,7 @@ pid_t rigor_spawn_exec(const char *self, const json_t *spec, const json_t *launc
     free(argv[i]);
   free(argv);
   if (!launcher) close(fds[1]);
+  if (spec_fd >= 0) close(spec_fd);
   if (pid < 0) {
     snprintf(err, errlen, "cannot start the run's process: %s", strerror(errno));
     close(fds[0]);
