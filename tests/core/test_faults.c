@@ -437,8 +437,7 @@ static void test_trust_boundaries(void **st) {
   assert_int_equal(mkdir(open_dir, 0755), 0);
   char *so = path_join(open_dir, "null.so");
   char cmd[4096];
-  snprintf(cmd, sizeof cmd, "cp %s/null.so %s && chmod 0777 %s", RIGOR_TEST_PLUGIN_DIR, so,
-           open_dir);
+  snprintf(cmd, sizeof cmd, "cp %s/null.so %s && chmod 0777 %s", RIGOR_PLUGIN_DIR, so, open_dir);
   assert_int_equal(system(cmd), 0);
   cfg = config("ok.yaml", "schema: 1\nname: a\nplugin: \"null\"\noutput: a.jsonl\n");
   r = rigor_in_dir("validate", cfg, "--plugin-path", open_dir, NULL);

@@ -328,7 +328,7 @@ int rigor_plugin_load(const char *name, const rigor_plugin_search_t *search, rig
   char dirs[MAX_DIRS][PATH_MAX];
   size_t nd = search_dirs(search, dirs);
   bool allow_unsafe = search && search->allow_unsafe;
-  /* First the conventional file NAME.so in every folder: a hit in two folders is a clash. */
+  /* First the conventional file NAME.so, folder by folder in search order. */
   for (size_t i = 0; i < nd; i++) {
     char path[PATH_MAX + 300];
     snprintf(path, sizeof path, "%s/%s.so", dirs[i], name);
@@ -342,16 +342,11 @@ int rigor_plugin_load(const char *name, const rigor_plugin_search_t *search, rig
       snprintf(err, errlen, "%s: holds no plugin named '%s'", path, name);
       return RIGOR_EABI;
     }
-    for (size_t j = i + 1; j < nd; j++) {
+    /* First found wins, as on PATH: a later folder's file of the same name is only noted. */
+    for (size_t j = i + 1; j < nd && !found->shadowed; j++) {
       char other[PATH_MAX + 300];
       snprintf(other, sizeof other, "%s/%s.so", dirs[j], name);
-      if (access(other, F_OK) == 0) {
-        snprintf(err, errlen,
-                 "plugin '%s' is provided twice: %s and %s (remove one or narrow the plugin path)",
-                 name, path, other);
-        rigor_plugin_unload(found);
-        return RIGOR_EINVAL;
-      }
+      if (access(other, F_OK) == 0) found->shadowed = strdup(other);
     }
     *out = found;
     return 0;
@@ -398,6 +393,7 @@ void rigor_plugin_unload(rigor_loaded_t *p) {
   if (p->handle) dlclose(p->handle);
   free(p->path);
   free(p->dir);
+  free(p->shadowed);
   free(p);
 }
 
@@ -436,8 +432,8 @@ int rigor_plugin_list(const rigor_plugin_search_t *search, rigor_loaded_t ***out
             dup = true;
             if (warn) {
               char msg[3 * PATH_MAX];
-              snprintf(msg, sizeof msg, "plugin '%s' is provided twice: %s and %s", desc.name,
-                       list[j]->path, path);
+              snprintf(msg, sizeof msg, "plugin '%s' from %s shadows %s", desc.name, list[j]->path,
+                       path);
               warn(warn_arg, msg);
             }
           }

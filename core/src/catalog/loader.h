@@ -12,6 +12,7 @@ typedef struct rigor_loaded {
   void *handle;
   char *path;
   char *dir;
+  char *shadowed; /* a file of the same name that a later search folder also holds, or NULL */
 } rigor_loaded_t;
 
 typedef struct rigor_plugin_search {
@@ -21,8 +22,9 @@ typedef struct rigor_plugin_search {
 
 /* Search order: --plugin-path, RIGOR_PLUGIN_PATH (colon-separated), the folder relative to the
  * rigor executable (../lib/rigor/plugins: the install prefix's, or the build tree's). The name must
- * not contain '/' or "..". Refuses wrong abi_major, too-small size, missing required callbacks and
- * a name found in two files, with a message naming the file and what is wrong. */
+ * not contain '/' or "..". The first folder that holds NAME.so wins, as on PATH (a later one is
+ * noted in `shadowed`). Refuses wrong abi_major, too-small size, missing required callbacks and
+ * unsafe paths, with a message naming the file and what is wrong. */
 int rigor_plugin_load(const char *name, const rigor_plugin_search_t *search, rigor_loaded_t **out,
                       char *err, size_t errlen);
 void rigor_plugin_unload(rigor_loaded_t *p);

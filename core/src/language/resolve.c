@@ -38,6 +38,7 @@ static int get_plugin(rigor__cfg_t *c, const rigor__node_t *n, const rigor_loade
   if (rigor_plugin_load(name, &c->opts->search, &p, msg, sizeof msg) != 0)
     return rigor__fail(c, n, "plugin '%s': %s", name, msg);
   c->plugins[c->n_plugins++] = p;
+  if (p->shadowed) rigor__warn(c, n, "plugin '%s' from %s shadows %s", name, p->path, p->shadowed);
   *out = p;
   return 0;
 }
