@@ -29,7 +29,8 @@ uint32_t nccl_warm_schedule(const nccl_params_t *const *points, uint32_t n, nccl
     for (uint32_t j = 0; j < i && !seen; j++)
       seen = same_series(points[j], points[i]);
     if (seen) continue;
-    uint64_t lo = points[i]->bytes, hi = points[i]->bytes;
+    uint64_t lo = points[i]->bytes;
+    uint64_t hi = lo;
     for (uint32_t j = i + 1; j < n; j++) {
       if (!same_series(points[j], points[i])) continue;
       lo = points[j]->bytes < lo ? points[j]->bytes : lo;
