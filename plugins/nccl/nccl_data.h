@@ -1,10 +1,6 @@
-/* Input generation, expected results and bit-exact checking on host buffers.
- *
- * Inputs are chosen so that every reduction order gives one exact result: integers wrap around
- * (sum and product are then exact modulo 2^width in any order), and floating inputs are small
- * integers whose partial sums stay below 2^(mantissa bits + 1), or powers of two whose product
- * stays within {1/2, 1, 2} in magnitude. Results are compared bit for bit, except avg on floating
- * types, which NCCL computes as a pre-multiplied sum and so may round differently: 2 ULP. */
+/* Input generation, expected results and bit-exact checking on host buffers: the host's side of
+ * nccl_gen.h (which describes the inputs and the tolerances), the fallback of the check kernels
+ * and their oracle in the tests. */
 #ifndef RIGOR_NCCL_DATA_H
 #define RIGOR_NCCL_DATA_H
 
@@ -12,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "nccl_gen.h"
 #include "nccl_layout.h"
 #include "nccl_tables.h"
 
@@ -22,6 +19,7 @@ typedef struct nccl_case {
   int root;
   int nranks;
   nccl_layout_t layout;
+  nccl_gen_t gen; /* the same by value, as the kernels take it */
 } nccl_case_t;
 
 typedef struct nccl_check_result {
@@ -50,6 +48,10 @@ bool nccl_data_rank_checked(const nccl_case_t *c, int rank);
 /* Compares the result region of `rank` (layout.recv_count elements at `recv`) with the expected
  * values and accumulates into `res` (which the caller zeroes once). */
 void nccl_data_check(const nccl_case_t *c, int rank, const void *recv, nccl_check_result_t *res);
+/* Accumulates into `res` what a check of `checked` elements of `rank` tallied (on the host or by a
+ * kernel); `first_got` is the element received at t->first when t->wrong > 0. */
+void nccl_data_add_tally(const nccl_case_t *c, int rank, uint64_t checked, const nccl_tally_t *t,
+                         uint64_t first_got, nccl_check_result_t *res);
 /* Largest ULP distance accepted for this type and op (0 except avg on floating types). */
 uint64_t nccl_data_tolerance_ulp(const nccl_case_t *c);
 

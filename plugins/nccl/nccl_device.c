@@ -98,13 +98,18 @@ static int allocate(nccl_state_t *s) {
     if (res != ncclSuccess) return nccl_fail_nccl(s, res, NULL, "ncclMemAlloc");
     err = cudaMemset(gpu->send, 0, s->alloc_bytes);
     if (err == cudaSuccess) err = cudaMemset(gpu->recv, 0, s->alloc_bytes);
+    if (err == cudaSuccess && nccl_check_kernels_built())
+      err = cudaMalloc((void **)&gpu->tally, sizeof *gpu->tally);
     if (err == cudaSuccess)
       err = cudaDeviceGetPCIBusId(gpu->pci_bus_id, (int)sizeof gpu->pci_bus_id, gpu->device);
     if (err != cudaSuccess) return nccl_fail_cuda(s, RIGOR_EPLUGIN, err, "device buffer setup");
   }
-  cudaError_t err = cudaMallocHost(&s->staging, s->alloc_bytes);
-  if (err == cudaSuccess) err = cudaMallocHost(&s->results, s->alloc_bytes);
-  if (err != cudaSuccess) return nccl_fail_cuda(s, RIGOR_ENOMEM, err, "cudaMallocHost");
+  /* Host checks need a result-sized pair of pinned buffers; checks on the device need none. */
+  if (s->host_checks) {
+    cudaError_t err = cudaMallocHost(&s->staging, s->alloc_bytes);
+    if (err == cudaSuccess) err = cudaMallocHost(&s->results, s->alloc_bytes);
+    if (err != cudaSuccess) return nccl_fail_cuda(s, RIGOR_ENOMEM, err, "cudaMallocHost");
+  }
   return nccl_marks_create(s, NCCL_MARKS_INITIAL);
 }
 
@@ -163,6 +168,7 @@ int nccl_device_setup(nccl_state_t *s, const nccl_params_t *base) {
 void nccl_device_teardown(nccl_state_t *s) {
   nccl_nvml_close(s->nvml);
   s->nvml = NULL;
+  nccl_graphs_destroy(s); /* before the communicators their operations belong to */
   for (int g = 0; g < s->n_gpus; g++) {
     nccl_gpu_t *gpu = &s->gpus[g];
     if (gpu->device >= 0) cudaSetDevice(gpu->device);
@@ -172,9 +178,11 @@ void nccl_device_teardown(nccl_state_t *s) {
       ncclCommDestroy(gpu->comm);
     if (gpu->send) ncclMemFree(gpu->send);
     if (gpu->recv) ncclMemFree(gpu->recv);
+    if (gpu->tally) cudaFree(gpu->tally);
     if (gpu->stream) cudaStreamDestroy(gpu->stream);
     gpu->comm = NULL;
     gpu->send = gpu->recv = NULL;
+    gpu->tally = NULL;
     gpu->stream = NULL;
   }
   nccl_marks_destroy(s);

@@ -1,5 +1,6 @@
 /* Element encoding for every data type on the host: integers as two's complement of the type's
- * width, floating types (half, bfloat16, fp8 included) by round-to-nearest-even from double. */
+ * width, floating types (half, bfloat16, fp8 included) by round-to-nearest-even from double. The
+ * conversions are nccl_gen.h's, which the check kernels compile too. */
 #ifndef RIGOR_NCCL_ELEM_H
 #define RIGOR_NCCL_ELEM_H
 

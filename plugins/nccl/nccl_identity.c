@@ -47,6 +47,8 @@ int nccl_identity(rigor_ctx_t *ctx, void *state, rigor_kv_t *out, int cap) {
   k = rigor_kv_put(out, cap, k, "gpus_per_process", "%d", s->n_gpus);
   k = rigor_kv_put(out, cap, k, "nccl_nranks", "%d", s->nranks);
   k = rigor_kv_put(out, cap, k, "nvml", "%s", s->nvml ? "loaded" : "unavailable");
+  k = rigor_kv_put(out, cap, k, "check_kernels", "%s",
+                   nccl_check_kernels_built() ? "built" : "absent");
   for (int g = 0; g < s->n_gpus; g++) {
     struct cudaDeviceProp prop;
     memset(&prop, 0, sizeof prop);

@@ -2,6 +2,7 @@
 #ifndef RIGOR_NCCL_PARAMS_H
 #define RIGOR_NCCL_PARAMS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 typedef struct nccl_params {
@@ -14,6 +15,8 @@ typedef struct nccl_params {
   int64_t gpus_per_process;
   int64_t device;      /* first device of this process; -1: local rank x gpus_per_process */
   double poll_timeout; /* seconds; 0 waits forever */
+  int32_t check_on;    /* nccl_check_on_t */
+  bool graph;          /* launch each iteration from a CUDA graph (nccl-tests -G) */
 } nccl_params_t;
 
 #endif

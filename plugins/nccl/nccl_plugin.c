@@ -1,3 +1,4 @@
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,8 +7,7 @@
 #include "nccl_data.h"
 #include "nccl_errors.h"
 #include "nccl_state.h"
-
-#define NCCL_POISON_BYTE 0xA5
+#include "nccl_warm.h"
 
 static const rigor_param_t nccl_params_table[] = {
     {.name = "collective",
@@ -65,6 +65,39 @@ static const rigor_param_t nccl_params_table[] = {
      .def = "60",
      .min = "0",
      .help = "seconds to wait for completion before aborting the communicators; 0: forever"},
+    {.name = "check_on",
+     .type = RIGOR_PARAM_ENUM,
+     .offset = offsetof(nccl_params_t, check_on),
+     .def = "auto",
+     .choices = nccl_check_on_names,
+     .help = "where inputs are made and results judged: device (check kernels), host, or auto "
+             "(device where the plugin was built with them)"},
+    {.name = "graph",
+     .type = RIGOR_PARAM_BOOL,
+     .offset = offsetof(nccl_params_t, graph),
+     .def = "false",
+     .help = "launch each iteration's agg operations from a CUDA graph captured in prime "
+             "(nccl-tests -G)"},
+};
+
+enum { NCCL_METRIC_CHECK_S = 0, NCCL_METRIC_GRAPH_OPS, NCCL_METRIC_GRAPH_CAPTURES };
+
+static const rigor_metric_t nccl_metrics_table[] = {
+    [NCCL_METRIC_CHECK_S] = {.name = "check_s",
+                             .unit = "s",
+                             .better = RIGOR_LOWER_IS_BETTER,
+                             .help = "seconds the checks after the window took: inputs reloaded, "
+                                     "one operation, the comparison"},
+    [NCCL_METRIC_GRAPH_OPS] = {.name = "graph_ops",
+                               .unit = "count",
+                               .better = RIGOR_HIGHER_IS_BETTER,
+                               .help = "operations per CUDA graph launch in the window; 0 without "
+                                       "graphs"},
+    [NCCL_METRIC_GRAPH_CAPTURES] = {.name = "graph_captures",
+                                    .unit = "count",
+                                    .better = RIGOR_LOWER_IS_BETTER,
+                                    .help = "graph captures inside the window (the first window "
+                                            "of a process with agg > 1), whose time includes them"},
 };
 
 static int refuse(rigor_ctx_t *ctx, const rigor_host_t *host, const char *fmt, long long a,
@@ -89,12 +122,19 @@ static int check_points(rigor_ctx_t *ctx, const rigor_host_t *host, const nccl_p
     if (nccl_coll_rooted((nccl_coll_t)p->collective) && p->root >= nranks)
       return refuse(ctx, host, "root %lld is not a rank of a %lld-rank communicator",
                     (long long)p->root, (long long)nranks);
+    if (p->check_on == NCCL_CHECK_DEVICE && !nccl_check_kernels_built())
+      return host->error(ctx, RIGOR_EINVAL,
+                         "check_on device: this nccl plugin was built without its check kernels "
+                         "(no CUDA compiler at build time); use check_on auto or host (point %u)",
+                         i);
   }
   return 0;
 }
 
 static void destroy(nccl_state_t *s) {
   nccl_device_teardown(s);
+  free(s->warm);
+  free(s->warm_points);
   free(s->gpus);
   free(s);
 }
@@ -124,15 +164,18 @@ static int nccl_init(rigor_ctx_t *ctx, const rigor_host_t *host, const void *par
                       .host_nranks = host->nranks(ctx),
                       .nranks = nranks,
                       .poll_timeout = base->poll_timeout,
-                      .staged_rank = -1};
+                      .staged_rank = -1,
+                      .check_s = NAN};
   for (int g = 0; g < n_gpus; g++)
     gpus[g].device = -1;
   for (uint32_t i = 0; i < points->count; i++) {
     const nccl_params_t *p = points->points[i];
     if (p->bytes > s->max_bytes) s->max_bytes = p->bytes;
+    if (nccl_check_where(p) == NCCL_CHECK_HOST) s->host_checks = true;
   }
   s->alloc_bytes = s->max_bytes > 4096 ? s->max_bytes : 4096;
-  rc = nccl_device_setup(s, base);
+  rc = nccl_graphs_create(s, points);
+  if (rc == 0) rc = nccl_device_setup(s, base);
   if (rc < 0) {
     destroy(s);
     return rc;
@@ -146,33 +189,6 @@ static void point_case(const nccl_state_t *s, const nccl_params_t *p, nccl_case_
                  (int)p->root, s->nranks, p->bytes);
 }
 
-/* Writes each GPU's inputs where the operation reads them, over a poisoned result region, so a
- * collective that writes nothing cannot pass on the previous window's output. */
-static int load_inputs(nccl_state_t *s, const nccl_params_t *p, const nccl_case_t *c) {
-  size_t elt = c->dtype->size;
-  bool in_place = p->placement == NCCL_PLACE_IN;
-  uint64_t op_bytes = nccl_layout_bytes(&c->layout, elt);
-  for (int g = 0; g < s->n_gpus; g++) {
-    nccl_gpu_t *gpu = &s->gpus[g];
-    nccl_params_t key = *p;
-    key.placement = 0;
-    if (s->staged_rank != gpu->rank || memcmp(&key, &s->staged, sizeof key) != 0) {
-      nccl_data_fill(c, gpu->rank, s->staging);
-      s->staged = key;
-      s->staged_rank = gpu->rank;
-    }
-    char *dst = in_place
-                    ? (char *)gpu->recv + c->layout.send_inplace_offset * elt * (size_t)gpu->rank
-                    : (char *)gpu->send;
-    cudaError_t err = cudaSetDevice(gpu->device);
-    if (err == cudaSuccess) err = cudaMemset(gpu->recv, NCCL_POISON_BYTE, op_bytes);
-    if (err == cudaSuccess)
-      err = cudaMemcpy(dst, s->staging, c->layout.send_count * elt, cudaMemcpyHostToDevice);
-    if (err != cudaSuccess) return nccl_fail_cuda(s, RIGOR_EPLUGIN, err, "loading inputs");
-  }
-  return 0;
-}
-
 static int nccl_prime(rigor_ctx_t *ctx, void *state, const void *point) {
   (void)ctx;
   nccl_state_t *s = state;
@@ -182,17 +198,21 @@ static int nccl_prime(rigor_ctx_t *ctx, void *state, const void *point) {
   s->work->bytes = nccl_layout_bytes(&c.layout, c.dtype->size);
   s->work->bus_factor = nccl_bus_factor(c.coll, s->nranks);
   s->paired_marks = false;
-  int rc = load_inputs(s, p, &c);
+  s->check_s = NAN;
+  int rc = nccl_inputs_load(s, p, &c);
   s->op_index = 0;
   if (rc == 0) rc = nccl_launch(s, p, 1);
   if (rc == 0) rc = nccl_wait(s);
   s->op_index = 0;
+  if (rc == 0) rc = nccl_graph_prime(s, point);
   return rc;
 }
 
 static int nccl_run(rigor_ctx_t *ctx, void *state, const void *point, uint64_t n) {
   (void)ctx;
-  return nccl_launch(state, point, n);
+  nccl_state_t *s = state;
+  if (s->graph_now) return nccl_graph_run(s, point, n);
+  return nccl_launch(s, point, n);
 }
 
 static int nccl_complete(rigor_ctx_t *ctx, void *state, const void *point) {
@@ -212,36 +232,24 @@ static void describe(const nccl_state_t *s, const nccl_case_t *c, const nccl_par
     snprintf(check->detail, sizeof check->detail, "%llu wrong elements on other ranks",
              (unsigned long long)check->wrong);
   else
-    snprintf(check->detail, sizeof check->detail, "%d ranks, tolerance %llu ULP", s->nranks,
-             (unsigned long long)res->tolerance_ulp);
+    snprintf(check->detail, sizeof check->detail, "%d ranks, tolerance %llu ULP, checked on the %s",
+             s->nranks, (unsigned long long)res->tolerance_ulp,
+             nccl_check_where(p) == NCCL_CHECK_DEVICE ? "device" : "host");
 }
 
 static int nccl_validate(rigor_ctx_t *ctx, void *state, const void *point, rigor_check_t *check) {
   nccl_state_t *s = state;
   const nccl_params_t *p = point;
+  uint64_t t0 = s->host->now_ns(ctx);
   nccl_case_t c;
   point_case(s, p, &c);
-  size_t elt = c.dtype->size;
-  int rc = load_inputs(s, p, &c);
+  int rc = nccl_inputs_load(s, p, &c);
   s->op_index = 0;
-  if (rc == 0) rc = nccl_launch(s, p, 1);
-  if (rc == 0) rc = nccl_wait(s);
-  if (rc < 0) return rc;
+  if (rc == 0) rc = p->graph ? nccl_graph_once(s, p) : nccl_launch(s, p, 1);
   nccl_check_result_t res = {0};
   int first_rank = -1;
-  for (int g = 0; g < s->n_gpus; g++) {
-    nccl_gpu_t *gpu = &s->gpus[g];
-    size_t offset =
-        p->placement == NCCL_PLACE_IN ? c.layout.recv_inplace_offset * elt * (size_t)gpu->rank : 0;
-    cudaError_t err = cudaSetDevice(gpu->device);
-    if (err == cudaSuccess)
-      err = cudaMemcpy(s->results, (char *)gpu->recv + offset, c.layout.recv_count * elt,
-                       cudaMemcpyDeviceToHost);
-    if (err != cudaSuccess) return nccl_fail_cuda(s, RIGOR_EPLUGIN, err, "reading results");
-    bool had_first = res.have_first;
-    nccl_data_check(&c, gpu->rank, s->results, &res);
-    if (!had_first && res.have_first) first_rank = gpu->rank;
-  }
+  if (rc == 0) rc = nccl_results_check(s, p, &c, &res, &first_rank);
+  if (rc < 0) return rc;
   int64_t counts[2] = {(int64_t)res.checked, (int64_t)res.wrong};
   double errors[2] = {res.max_abs_err, res.max_rel_err};
   rc = s->host->allreduce(ctx, counts, 2, RIGOR_DT_INT64, RIGOR_RED_SUM);
@@ -253,7 +261,40 @@ static int nccl_validate(rigor_ctx_t *ctx, void *state, const void *point, rigor
   check->max_rel_err = errors[1];
   check->tolerance = (double)res.tolerance_ulp;
   describe(s, &c, p, first_rank, &res, check);
+  double took = (double)(s->host->now_ns(ctx) - t0) * 1e-9;
+  s->check_s = isnan(s->check_s) ? took : s->check_s + took;
   return check->wrong > 0 ? RIGOR_EVALIDATE : 0;
+}
+
+static int nccl_metrics_read(rigor_ctx_t *ctx, void *state, const void *point, double *values) {
+  (void)ctx, (void)point;
+  const nccl_state_t *s = state;
+  values[NCCL_METRIC_CHECK_S] = s->check_s;
+  values[NCCL_METRIC_GRAPH_OPS] = s->graph_now ? (double)s->graph_now->ops : 0.0;
+  values[NCCL_METRIC_GRAPH_CAPTURES] = (double)s->graph_captures;
+  return 0;
+}
+
+/* timing.warmup_sizes powers_of_two: nccl-tests' warm sizes (nccl_warm.h), kept until fini. */
+static int nccl_warm_points(rigor_ctx_t *ctx, void *state, rigor_warmup_sizes_t sizes,
+                            const rigor_points_t *points, rigor_points_t *warm) {
+  nccl_state_t *s = state;
+  if (sizes != RIGOR_WARMUP_POWERS_OF_TWO)
+    return s->host->error(ctx, RIGOR_ENOTSUP, "timing.warmup_sizes %d is not one nccl knows",
+                          (int)sizes);
+  const nccl_params_t *const *sweep = (const nccl_params_t *const *)points->points;
+  uint32_t n = nccl_warm_schedule(sweep, points->count, NULL, 0);
+  free(s->warm);
+  free(s->warm_points);
+  s->warm = calloc(n ? n : 1, sizeof *s->warm);
+  s->warm_points = calloc(n ? n : 1, sizeof *s->warm_points);
+  if (!s->warm || !s->warm_points)
+    return s->host->error(ctx, RIGOR_ENOMEM, "out of memory for %u warm sizes", n);
+  s->n_warm = nccl_warm_schedule(sweep, points->count, s->warm, n);
+  for (uint32_t i = 0; i < s->n_warm; i++)
+    s->warm_points[i] = &s->warm[i];
+  *warm = (rigor_points_t){s->n_warm, s->warm_points};
+  return 0;
 }
 
 static void nccl_fini(rigor_ctx_t *ctx, void *state) {
@@ -270,11 +311,13 @@ static const rigor_plugin_t nccl_plugin = {
     .abi_major = RIGOR_ABI_MAJOR,
     .size = sizeof(rigor_plugin_t),
     .name = "nccl",
-    .version = "1.0.0",
+    .version = "1.1.0",
     .summary = "NCCL collectives with nccl-tests semantics: sizes, busbw, exact checks",
     .params = nccl_params_table,
     .n_params = sizeof nccl_params_table / sizeof nccl_params_table[0],
     .params_size = sizeof(nccl_params_t),
+    .metrics = nccl_metrics_table,
+    .n_metrics = sizeof nccl_metrics_table / sizeof nccl_metrics_table[0],
     .init = nccl_init,
     .prime = nccl_prime,
     .run = nccl_run,
@@ -285,6 +328,8 @@ static const rigor_plugin_t nccl_plugin = {
     .telemetry = nccl_telemetry,
     .mark = nccl_mark,
     .mark_read = nccl_mark_read,
+    .metrics_read = nccl_metrics_read,
+    .warm_points = nccl_warm_points,
 };
 
 RIGOR_EXPORT const rigor_plugin_t *rigor_plugin_get(uint32_t index) {

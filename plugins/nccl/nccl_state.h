@@ -10,6 +10,7 @@
 
 #include "rigor/plugin.h"
 
+#include "nccl_data.h"
 #include "nccl_layout.h"
 #include "nccl_nvml.h"
 #include "nccl_params.h"
@@ -24,8 +25,16 @@ typedef struct nccl_gpu {
   void *recv;
   cudaEvent_t *begin; /* per-iteration marks */
   cudaEvent_t *end;
+  nccl_tally_t *tally; /* device memory the check kernels report into; NULL without them */
   char pci_bus_id[32];
 } nccl_gpu_t;
+
+/* One sweep point's CUDA graphs (graph: true): `ops` operations, one graph per local GPU. */
+typedef struct nccl_graph {
+  const void *point; /* the core's params struct, the same pointer every cycle */
+  uint64_t ops;      /* 0: nothing captured */
+  cudaGraphExec_t *exec;
+} nccl_graph_t;
 
 typedef struct nccl_state {
   rigor_ctx_t *ctx;
@@ -41,12 +50,22 @@ typedef struct nccl_state {
   uint64_t op_index;    /* operations since the last prime; drives the offset rotation */
   double poll_timeout;
   bool aborted;
-  void *staging; /* pinned host buffers of alloc_bytes: inputs, and results read back */
+  bool host_checks; /* some point checks on the host: staging and results exist */
+  void *staging;    /* pinned host buffers of alloc_bytes: inputs, and results read back */
   void *results;
   nccl_params_t staged; /* the point and rank whose inputs `staging` holds */
   int staged_rank;      /* -1: nothing staged */
   uint32_t n_events;
-  bool paired_marks; /* mark(i, END) seen since the last prime */
+  bool paired_marks;    /* mark(i, END) seen since the last prime */
+  double check_s;       /* seconds validate took since the last prime; NaN for none */
+  nccl_graph_t *graphs; /* one per sweep point */
+  uint32_t n_graphs;
+  nccl_graph_t *graph_now; /* the primed point's, NULL when it runs without graphs */
+  uint64_t graph_ops;      /* operations per run() last seen: what prime captures */
+  uint32_t graph_captures; /* captures inside the window since the last prime */
+  nccl_params_t *warm;     /* the warm schedule handed to the core */
+  const void **warm_points;
+  uint32_t n_warm;
   nccl_nvml_t *nvml;
 } nccl_state_t;
 
@@ -62,6 +81,28 @@ void nccl_point_layout(const nccl_state_t *s, const nccl_params_t *p, nccl_layou
 /* nccl_wait.c: poll every stream until done; on timeout or asynchronous error abort the
  * communicators and fail. */
 int nccl_wait(nccl_state_t *s);
+
+/* nccl_check.c: inputs and their check, by the kernels or on the host (check_on). */
+bool nccl_check_kernels_built(void);
+nccl_check_on_t nccl_check_where(const nccl_params_t *p);
+/* Writes each GPU's inputs where the operation reads them, over a poisoned result region. */
+int nccl_inputs_load(nccl_state_t *s, const nccl_params_t *p, const nccl_case_t *c);
+/* Waits for what was enqueued, then judges every local rank's result into `res` (zeroed by the
+ * caller); *first_rank gets the rank of the first wrong element. */
+int nccl_results_check(nccl_state_t *s, const nccl_params_t *p, const nccl_case_t *c,
+                       nccl_check_result_t *res, int *first_rank);
+
+/* nccl_graph.c: CUDA graphs of one iteration per sweep point (graph: true). */
+int nccl_graphs_create(nccl_state_t *s, const rigor_points_t *points);
+/* In prime, after the priming operation: captures the point's graph of graph_ops operations unless
+ * it has one, and makes it the one run() launches. */
+int nccl_graph_prime(nccl_state_t *s, const void *point);
+/* Launches `n` operations of the primed point from its graph, capturing anew first when `n`
+ * differs from what it holds. */
+int nccl_graph_run(nccl_state_t *s, const void *point, uint64_t n);
+/* One operation through a graph of its own (validate in graph mode, as nccl-tests checks). */
+int nccl_graph_once(nccl_state_t *s, const nccl_params_t *p);
+void nccl_graphs_destroy(nccl_state_t *s);
 
 /* nccl_marks.c */
 int nccl_marks_create(nccl_state_t *s, uint32_t count);

@@ -12,6 +12,8 @@ const char *const nccl_op_names[] = {"sum", "prod", "max", "min", "avg", NULL};
 
 const char *const nccl_placement_names[] = {"out", "in", NULL};
 
+const char *const nccl_check_on_names[] = {"auto", "device", "host", NULL};
+
 /* ncclSum, ncclProd, ncclMax, ncclMin, ncclAvg */
 const int nccl_op_codes[] = {0, 1, 2, 3, 4};
 

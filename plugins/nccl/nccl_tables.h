@@ -48,6 +48,10 @@ typedef enum {
 
 typedef enum { NCCL_PLACE_OUT = 0, NCCL_PLACE_IN } nccl_placement_t;
 
+/* Where inputs are generated and results judged: auto is device where the plugin was built with
+ * the check kernels, else host. */
+typedef enum { NCCL_CHECK_AUTO = 0, NCCL_CHECK_DEVICE, NCCL_CHECK_HOST } nccl_check_on_t;
+
 typedef enum { NCCL_KIND_SIGNED = 0, NCCL_KIND_UNSIGNED, NCCL_KIND_FLOAT } nccl_kind_t;
 
 typedef struct nccl_dtype {
@@ -64,6 +68,7 @@ extern const char *const nccl_coll_names[];  /* NULL-terminated, indexed by nccl
 extern const char *const nccl_dtype_names[]; /* NULL-terminated, indexed by nccl_dtype_id_t */
 extern const char *const nccl_op_names[];    /* NULL-terminated, indexed by nccl_op_t */
 extern const char *const nccl_placement_names[];
+extern const char *const nccl_check_on_names[];
 extern const int nccl_op_codes[]; /* ncclRedOp_t per nccl_op_t */
 
 const nccl_dtype_t *nccl_dtype_get(int id);

@@ -85,7 +85,7 @@ static void test_single_experiment_defaults_filled(void **state) {
   assert_json(json_object_get(s, "timing"),
               "{\"agg\":1,\"aggregate\":\"avg\",\"blocking\":\"each_excluded\",\"check\":1,"
               "\"cycles\":10,\"iters\":100,\"per_iteration\":false,\"report\":\"wall\","
-              "\"timeout\":30.0,\"warmup\":1}");
+              "\"timeout\":30.0,\"warmup\":1,\"warmup_sizes\":\"points\"}");
   assert_json(json_object_get(s, "gate"), "{\"cv_max\":0.02,\"min_samples\":5}");
   assert_json(json_object_get(s, "environment"),
               "{\"affinity\":null,\"noise\":{\"burners\":[],\"label\":\"idle\"},"

@@ -112,9 +112,27 @@ static void collect(void *arg, json_t *s) {
   json_array_append_new(samples, s);
 }
 
-/* Runs the state machine over two points and returns the recorded call sequence. */
-static const char *run_machine(rigor_blocking_t blocking, uint32_t warmup, uint32_t cycles,
-                               uint64_t iters, uint64_t agg, uint32_t check) {
+/* A warm schedule of three points, 10..12, whatever the sweep: what a plugin names for
+ * timing.warmup_sizes, owned by the plugin. */
+static point_t warm_named[] = {{10}, {11}, {12}};
+static const void *const warm_named_ptrs[] = {&warm_named[0], &warm_named[1], &warm_named[2]};
+static rigor_warmup_sizes_t warm_asked;
+static uint32_t warm_seen_points;
+
+static int r_warm_points(rigor_ctx_t *ctx, void *state, rigor_warmup_sizes_t sizes,
+                         const rigor_points_t *points, rigor_points_t *warm) {
+  (void)ctx, (void)state;
+  note("W ");
+  warm_asked = sizes;
+  warm_seen_points = points->count;
+  *warm = (rigor_points_t){3, warm_named_ptrs};
+  return 0;
+}
+
+/* Runs the state machine over two points with `sizes` as timing.warmup_sizes; returns its code. */
+static int run_machine_rc(rigor_blocking_t blocking, uint32_t warmup, uint32_t cycles,
+                          uint64_t iters, uint64_t agg, uint32_t check, rigor_warmup_sizes_t sizes,
+                          rigor_ctx_t **ctx_out) {
   memset(&rec, 0, sizeof rec);
   rec.fail_validate_point = -1;
   barriers = 0;
@@ -135,6 +153,7 @@ static const char *run_machine(rigor_blocking_t blocking, uint32_t warmup, uint3
   t.iters = iters;
   t.agg = agg;
   t.check = check;
+  t.warmup_sizes = sizes;
   json_t *objs = json_pack("[{s:i},{s:i}]", "id", 0, "id", 1);
   char *labels[] = {"id=0", "id=1"};
   json_decref(samples);
@@ -152,7 +171,15 @@ static const char *run_machine(rigor_blocking_t blocking, uint32_t warmup, uint3
   rigor_clock_probe(&m.clock);
   int rc = rigor_measure_run(&m);
   json_decref(objs);
-  assert_true(rc == 0);
+  if (ctx_out) *ctx_out = &ctx;
+  return rc;
+}
+
+/* Runs the state machine over two points and returns the recorded call sequence. */
+static const char *run_machine(rigor_blocking_t blocking, uint32_t warmup, uint32_t cycles,
+                               uint64_t iters, uint64_t agg, uint32_t check) {
+  assert_int_equal(
+      run_machine_rc(blocking, warmup, cycles, iters, agg, check, RIGOR_WARMUP_POINTS, NULL), 0);
   return rec.log;
 }
 
@@ -248,6 +275,38 @@ static void test_failed_check_is_kept_and_marked(void **st) {
   json_decref(objs);
 }
 
+static void test_named_warm_schedule_replaces_the_points(void **st) {
+  (void)st;
+  plugin.warm_points = r_warm_points;
+  int rc = run_machine_rc(RIGOR_BLOCKING_BATCH, 2, 1, 1, 1, 0, RIGOR_WARMUP_POWERS_OF_TWO, NULL);
+  assert_int_equal(rc, 0);
+  /* Asked once with the sweep, before anything runs; its points warm untimed, each then
+   * completed, and the sweep is measured as before. */
+  assert_string_equal(rec.log, "W R10/1 R10/1 C R11/1 R11/1 C R12/1 R12/1 C "
+                               "P0 B R0/1 C P1 B R1/1 C ");
+  assert_int_equal(warm_asked, RIGOR_WARMUP_POWERS_OF_TWO);
+  assert_int_equal(warm_seen_points, 2);
+  /* `points` keeps the sweep's own warmup even when the plugin could name another. */
+  run_machine(RIGOR_BLOCKING_BATCH, 2, 1, 1, 1, 0);
+  assert_string_equal(rec.log, "R0/1 R0/1 C R1/1 R1/1 C P0 B R0/1 C P1 B R1/1 C ");
+  /* No warmup: the hook is not asked. */
+  rc = run_machine_rc(RIGOR_BLOCKING_BATCH, 0, 1, 1, 1, 0, RIGOR_WARMUP_POWERS_OF_TWO, NULL);
+  assert_int_equal(rc, 0);
+  assert_string_equal(rec.log, "P0 B R0/1 C P1 B R1/1 C ");
+  plugin.warm_points = NULL;
+}
+
+static void test_warm_schedule_without_hook_fails_before_running(void **st) {
+  (void)st;
+  rigor_ctx_t *ctx = NULL;
+  int rc = run_machine_rc(RIGOR_BLOCKING_BATCH, 1, 1, 1, 1, 0, RIGOR_WARMUP_POWERS_OF_TWO, &ctx);
+  assert_int_equal(rc, RIGOR_ENOTSUP);
+  assert_string_equal(rec.log, "");
+  assert_string_equal(ctx->error, "timing.warmup_sizes: powers_of_two needs the plugin to name its "
+                                  "warm sizes, and plugin 'recorder' has no warm_points hook");
+  assert_int_equal(json_array_size(samples), 0);
+}
+
 static void test_window_status_rules(void **st) {
   (void)st;
   assert_string_equal(rigor_window_status(0.0, 1e-9, 0.0), "too_short");
@@ -271,6 +330,8 @@ int main(void) {
       cmocka_unit_test(test_each_excluded_sequence),
       cmocka_unit_test(test_cycles_repeat_sweep),
       cmocka_unit_test(test_failed_check_is_kept_and_marked),
+      cmocka_unit_test(test_named_warm_schedule_replaces_the_points),
+      cmocka_unit_test(test_warm_schedule_without_hook_fails_before_running),
       cmocka_unit_test(test_window_status_rules),
   };
   return cmocka_run_group_tests(tests, NULL, teardown);

@@ -38,6 +38,19 @@ static void test_smaller_descriptor_loads_with_hooks_absent(void **state) {
   assert_null(p->desc.mark);
   assert_null(p->desc.mark_read);
   assert_null(p->desc.metrics_read);
+  assert_null(p->desc.warm_points);
+  rigor_plugin_unload(p);
+}
+
+static void test_descriptor_before_warm_points_reads_it_as_null(void **state) {
+  (void)state;
+  rigor_loaded_t *p = NULL;
+  char err[1024] = "";
+  int rc = rigor_plugin_load("sdk_before_warm", &fixture_search, &p, err, sizeof err);
+  assert_int_equal(rc, 0);
+  assert_int_equal(p->desc.size, offsetof(rigor_plugin_t, warm_points));
+  assert_non_null(p->desc.metrics_read);
+  assert_null(p->desc.warm_points);
   rigor_plugin_unload(p);
 }
 
@@ -53,6 +66,7 @@ static void test_larger_descriptor_loads_known_fields(void **state) {
   double value = 0;
   assert_int_equal(p->desc.metrics_read(NULL, NULL, NULL, &value), 0);
   assert_true(value == 1.0);
+  assert_non_null(p->desc.warm_points);
   rigor_plugin_unload(p);
 }
 
@@ -170,6 +184,7 @@ static void test_unallocatable_params_are_named(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_smaller_descriptor_loads_with_hooks_absent),
+      cmocka_unit_test(test_descriptor_before_warm_points_reads_it_as_null),
       cmocka_unit_test(test_larger_descriptor_loads_known_fields),
       cmocka_unit_test(test_wrong_major_is_refused_naming_both_versions),
       cmocka_unit_test(test_missing_required_callback_is_named),

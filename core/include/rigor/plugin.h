@@ -171,6 +171,12 @@ enum {
 
 typedef enum { RIGOR_MARK_BEGIN = 0, RIGOR_MARK_END = 1 } rigor_mark_kind_t;
 
+/* timing.warmup_sizes: the sizes the untimed warmup sweep runs. */
+typedef enum {
+  RIGOR_WARMUP_POINTS = 0,        /* the sweep's own points (the default) */
+  RIGOR_WARMUP_POWERS_OF_TWO = 1, /* nccl-tests: the smallest size, doubled up to the largest */
+} rigor_warmup_sizes_t;
+
 typedef struct rigor_plugin {
   uint32_t abi_major; /* RIGOR_ABI_MAJOR */
   uint32_t size;      /* sizeof(rigor_plugin_t) as the plugin was compiled */
@@ -211,6 +217,16 @@ typedef struct rigor_plugin {
   int (*mark_read)(rigor_ctx_t *ctx, void *state, double *seconds, uint32_t iters);
   /* After the window: one value per declared metric (NaN for none). */
   int (*metrics_read)(rigor_ctx_t *ctx, void *state, const void *point, double *values);
+
+  /* Appended: descriptors whose `size` ends before here read the fields below as NULL. */
+
+  /* Optional, in the child once after init and before the warmup sweep, only when
+   * timing.warmup_sizes is not `points` (and timing.warmup > 0): fill `warm` with the params
+   * structs the warmup sweep runs instead of the sweep `points` (the core calls run(point, 1)
+   * timing.warmup times on each, then complete, untimed). The plugin owns them until fini. A
+   * plugin without the hook fails such a run. */
+  int (*warm_points)(rigor_ctx_t *ctx, void *state, rigor_warmup_sizes_t sizes,
+                     const rigor_points_t *points, rigor_points_t *warm);
 } rigor_plugin_t;
 
 /* The single exported symbol. */

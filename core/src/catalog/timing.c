@@ -9,6 +9,7 @@
 const char *const rigor_blocking_names[] = {"batch", "each", "each_barrier", "each_excluded", NULL};
 const char *const rigor_aggregate_names[] = {"rank0", "avg", "min", "max", NULL};
 const char *const rigor_window_names[] = {"wall", "cputime", NULL};
+const char *const rigor_warmup_sizes_names[] = {"points", "powers_of_two", NULL};
 
 void rigor_timing_defaults(rigor_timing_t *t) {
   memset(t, 0, sizeof *t);
@@ -22,6 +23,7 @@ void rigor_timing_defaults(rigor_timing_t *t) {
   t->check = 1;
   t->timeout_s = 300;
   t->report = RIGOR_WINDOW_WALL;
+  t->warmup_sizes = RIGOR_WARMUP_POINTS;
 }
 
 static int name_index(const char *const *names, const char *s) {
@@ -65,6 +67,7 @@ int rigor_timing_from_json(const json_t *obj, rigor_timing_t *t, char *err, size
   }
   uint64_t warmup = t->warmup, cycles = t->cycles, check = t->check;
   int blocking = (int)t->blocking, aggregate = (int)t->aggregate, report = (int)t->report;
+  int warmup_sizes = (int)t->warmup_sizes;
   int rc = read_uint(obj, "warmup", UINT32_MAX, 0, &warmup, err, errlen);
   if (!rc) rc = read_uint(obj, "cycles", UINT32_MAX, 1, &cycles, err, errlen);
   if (!rc) rc = read_uint(obj, "iters", INT64_MAX, 1, &t->iters, err, errlen);
@@ -73,6 +76,8 @@ int rigor_timing_from_json(const json_t *obj, rigor_timing_t *t, char *err, size
   if (!rc) rc = read_enum(obj, "blocking", rigor_blocking_names, &blocking, err, errlen);
   if (!rc) rc = read_enum(obj, "aggregate", rigor_aggregate_names, &aggregate, err, errlen);
   if (!rc) rc = read_enum(obj, "report", rigor_window_names, &report, err, errlen);
+  if (!rc)
+    rc = read_enum(obj, "warmup_sizes", rigor_warmup_sizes_names, &warmup_sizes, err, errlen);
   if (rc) return rc;
   const json_t *pi = json_object_get(obj, "per_iteration");
   if (pi) {
@@ -96,14 +101,16 @@ int rigor_timing_from_json(const json_t *obj, rigor_timing_t *t, char *err, size
   t->blocking = (rigor_blocking_t)blocking;
   t->aggregate = (rigor_aggregate_t)aggregate;
   t->report = (rigor_window_t)report;
+  t->warmup_sizes = (rigor_warmup_sizes_t)warmup_sizes;
   return 0;
 }
 
 json_t *rigor_timing_to_json(const rigor_timing_t *t) {
-  return json_pack("{s:I, s:I, s:I, s:I, s:s, s:b, s:s, s:I, s:f, s:s}", "warmup",
+  return json_pack("{s:I, s:I, s:I, s:I, s:s, s:b, s:s, s:I, s:f, s:s, s:s}", "warmup",
                    (json_int_t)t->warmup, "cycles", (json_int_t)t->cycles, "iters",
                    (json_int_t)t->iters, "agg", (json_int_t)t->agg, "blocking",
                    rigor_blocking_names[t->blocking], "per_iteration", (int)t->per_iteration,
                    "aggregate", rigor_aggregate_names[t->aggregate], "check", (json_int_t)t->check,
-                   "timeout", t->timeout_s, "report", rigor_window_names[t->report]);
+                   "timeout", t->timeout_s, "report", rigor_window_names[t->report], "warmup_sizes",
+                   rigor_warmup_sizes_names[t->warmup_sizes]);
 }

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rigor/plugin.h"
+
 typedef enum {
   RIGOR_BLOCKING_BATCH = 0,     /* nccl-tests -z 0 */
   RIGOR_BLOCKING_EACH,          /* -z 2 */
@@ -27,23 +29,26 @@ typedef enum { RIGOR_WINDOW_WALL = 0, RIGOR_WINDOW_CPUTIME } rigor_window_t;
 
 /* JSON member names in `timing`: warmup, cycles, iters, agg, blocking ("batch" | "each" |
  * "each_barrier" | "each_excluded"), per_iteration, aggregate ("rank0" | "avg" | "min" | "max"),
- * check, timeout (seconds), report ("wall" | "cputime"). */
+ * check, timeout (seconds), report ("wall" | "cputime"), warmup_sizes ("points" |
+ * "powers_of_two"). */
 typedef struct rigor_timing {
   uint32_t warmup; /* default 1  (nccl-tests -w) */
   uint32_t cycles; /* default 10 (nccl-tests -N; the seed's formal runs) */
   uint64_t iters;  /* default 20 (-n) */
   uint64_t agg;    /* default 1  (-m) */
   rigor_blocking_t blocking;
-  bool per_iteration;          /* default false (-I) */
-  rigor_aggregate_t aggregate; /* default avg (-a 1) */
-  uint32_t check;              /* default 1 (-c): validations after each window */
-  double timeout_s;            /* default 300 */
-  rigor_window_t report;       /* default wall (-C 0) */
+  bool per_iteration;                /* default false (-I) */
+  rigor_aggregate_t aggregate;       /* default avg (-a 1) */
+  uint32_t check;                    /* default 1 (-c): validations after each window */
+  double timeout_s;                  /* default 300 */
+  rigor_window_t report;             /* default wall (-C 0) */
+  rigor_warmup_sizes_t warmup_sizes; /* default points; powers_of_two as nccl-tests' TimeTest */
 } rigor_timing_t;
 
 extern const char *const rigor_blocking_names[];  /* indexed by rigor_blocking_t, NULL-terminated */
 extern const char *const rigor_aggregate_names[]; /* indexed by rigor_aggregate_t */
 extern const char *const rigor_window_names[];
+extern const char *const rigor_warmup_sizes_names[]; /* indexed by rigor_warmup_sizes_t */
 
 void rigor_timing_defaults(rigor_timing_t *t);
 /* Reads a canonical timing object (missing members keep their defaults). */

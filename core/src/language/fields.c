@@ -58,6 +58,9 @@ static int conv_aggregate(rigor__cfg_t *c, const rigor__node_t *n, const char *w
 static int conv_report(rigor__cfg_t *c, const rigor__node_t *n, const char *w, json_t **o) {
   return enum_field(c, n, w, rigor_window_names, o);
 }
+static int conv_warmup_sizes(rigor__cfg_t *c, const rigor__node_t *n, const char *w, json_t **o) {
+  return enum_field(c, n, w, rigor_warmup_sizes_names, o);
+}
 static int conv_bool(rigor__cfg_t *c, const rigor__node_t *n, const char *w, json_t **o) {
   return bool_field(c, n, w, o);
 }
@@ -254,6 +257,7 @@ static const rigor__field_t timing_fields[] = {
     {"check", conv_check, true, false, false},
     {"timeout", conv_duration, false, false, false},
     {"report", conv_report, false, false, false},
+    {"warmup_sizes", conv_warmup_sizes, false, false, false},
     {NULL, NULL, false, false, false},
 };
 static const rigor__field_t environment_fields[] = {
@@ -268,9 +272,9 @@ static const rigor__field_t gate_fields[] = {
     {"min_samples", conv_min_samples, true, false, false},
     {NULL, NULL, false, false, false},
 };
-static const char *const timing_names[] = {"warmup",   "cycles",        "iters",     "agg",
-                                           "blocking", "per_iteration", "aggregate", "check",
-                                           "timeout",  "report",        NULL};
+static const char *const timing_names[] = {"warmup",   "cycles",        "iters",        "agg",
+                                           "blocking", "per_iteration", "aggregate",    "check",
+                                           "timeout",  "report",        "warmup_sizes", NULL};
 static const char *const environment_names[] = {"affinity", "noise", "randomize_env", "telemetry",
                                                 NULL};
 static const char *const gate_names[] = {"cv_max", "min_samples", NULL};

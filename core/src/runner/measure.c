@@ -46,16 +46,43 @@ static int plugin_failed(rigor_measure_t *m, const char *what, int rc) {
   return rc;
 }
 
+/* The points the warmup sweep runs: the sweep's own, or the schedule timing.warmup_sizes asks the
+ * plugin to name, since only the plugin knows which of its params is a size. */
+static int warm_schedule(rigor_measure_t *m, rigor_points_t *warm) {
+  const rigor_plugin_t *p = m->plugin;
+  *warm = (rigor_points_t){m->n_points, m->points};
+  if (m->timing->warmup_sizes == RIGOR_WARMUP_POINTS) return 0;
+  const char *sizes = rigor_warmup_sizes_names[m->timing->warmup_sizes];
+  if (!p->warm_points)
+    return m->ctx->host.error(m->ctx, RIGOR_ENOTSUP,
+                              "timing.warmup_sizes: %s needs the plugin to name its warm sizes, "
+                              "and plugin '%s' has no warm_points hook",
+                              sizes, p->name);
+  const rigor_points_t sweep = {m->n_points, m->points};
+  rigor_points_t named = {0, NULL};
+  int rc = p->warm_points(m->ctx, m->state, m->timing->warmup_sizes, &sweep, &named);
+  if (rc < 0) return plugin_failed(m, "warm_points", rc);
+  if (named.count > 0 && !named.points)
+    return m->ctx->host.error(m->ctx, RIGOR_EPLUGIN,
+                              "warm_points named %u %s points but gave no array", named.count,
+                              sizes);
+  *warm = named;
+  return 0;
+}
+
 static int warmup(rigor_measure_t *m) {
   const rigor_plugin_t *p = m->plugin;
-  for (uint32_t pt = 0; pt < m->n_points; pt++) {
-    if (m->timing->warmup == 0) continue;
+  if (m->timing->warmup == 0) return 0;
+  rigor_points_t warm;
+  int rc = warm_schedule(m, &warm);
+  if (rc < 0) return rc;
+  for (uint32_t pt = 0; pt < warm.count; pt++) {
     for (uint32_t w = 0; w < m->timing->warmup; w++) {
-      int rc = p->run(m->ctx, m->state, m->points[pt], 1);
+      rc = p->run(m->ctx, m->state, warm.points[pt], 1);
       if (rc < 0) return plugin_failed(m, "run (warmup)", rc);
     }
     if (p->complete) {
-      int rc = p->complete(m->ctx, m->state, m->points[pt]);
+      rc = p->complete(m->ctx, m->state, warm.points[pt]);
       if (rc < 0) return plugin_failed(m, "complete (warmup)", rc);
     }
   }

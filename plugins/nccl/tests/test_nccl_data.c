@@ -1,5 +1,7 @@
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -74,6 +76,71 @@ static void test_integers_wrap_and_sign_extend(void **state) {
   assert_int_equal(buf[4], 0xD4);
   assert_int_equal(buf[7], 0xA1);
   assert_int_equal(nccl_elem_load(u32, buf, 1), 0xA1B2C3D4);
+}
+
+/* Round to nearest even by libm arithmetic (frexp, ldexp, nearbyint): an oracle written apart from
+ * nccl_gen.h's bit-level encoder, which the check kernels share. */
+static uint64_t oracle_encode(const nccl_dtype_t *t, double v) {
+  int bias = (1 << (t->exp_bits - 1)) - 1;
+  int max_field = (1 << t->exp_bits) - 1;
+  uint64_t one = UINT64_C(1) << t->mant_bits;
+  uint64_t nan = ((uint64_t)max_field << t->mant_bits) | (one - 1);
+  uint64_t sign = signbit(v) ? UINT64_C(1) << (t->exp_bits + t->mant_bits) : 0;
+  if (isnan(v)) return nan;
+  double a = fabs(v);
+  uint64_t overflowed = t->has_inf ? sign | ((uint64_t)max_field << t->mant_bits) : sign | nan;
+  if (isinf(a)) return overflowed;
+  if (a == 0.0) return sign;
+  int e;
+  frexp(a, &e);
+  int unbiased = e - 1;
+  if (unbiased < 1 - bias) return sign | (uint64_t)nearbyint(ldexp(a, bias - 1 + t->mant_bits));
+  double m = nearbyint(ldexp(a, t->mant_bits - unbiased));
+  if ((uint64_t)m == one << 1) {
+    m /= 2;
+    unbiased++;
+  }
+  int field = unbiased + bias;
+  uint64_t mant = (uint64_t)m - one;
+  bool overflow = t->has_inf ? field >= max_field
+                             : (field > max_field || (field == max_field && mant == one - 1));
+  return overflow ? overflowed : sign | ((uint64_t)field << t->mant_bits) | mant;
+}
+
+static void expect_oracle(const nccl_dtype_t *t, double v) {
+  uint64_t got = nccl_elem_encode_float(t, v), want = oracle_encode(t, v);
+  if (got != want)
+    fail_msg("%s: %a encodes as 0x%llx, the oracle says 0x%llx", t->name, v,
+             (unsigned long long)got, (unsigned long long)want);
+}
+
+static void test_encoder_matches_arithmetic_oracle(void **state) {
+  (void)state;
+  nccl_dtype_id_t ids[] = {NCCL_DT_HALF, NCCL_DT_BFLOAT16, NCCL_DT_F8E4M3, NCCL_DT_F8E5M2};
+  for (size_t k = 0; k < 4; k++) {
+    const nccl_dtype_t *t = nccl_dtype_get(ids[k]);
+    uint64_t magnitudes = UINT64_C(1) << (8 * t->size - 1);
+    for (uint64_t bits = 0; bits + 1 < magnitudes; bits++) {
+      double lo = nccl_elem_decode_float(t, bits), hi = nccl_elem_decode_float(t, bits + 1);
+      if (isnan(lo) || isnan(hi) || isinf(hi)) continue;
+      /* every tie between neighbours, either side of it, and both signs */
+      double mid = (lo + hi) / 2;
+      double probes[] = {lo, mid, nextafter(mid, 0), nextafter(mid, INFINITY), hi * 1.5, hi * 4};
+      for (size_t j = 0; j < sizeof probes / sizeof probes[0]; j++) {
+        expect_oracle(t, probes[j]);
+        expect_oracle(t, -probes[j]);
+      }
+    }
+    double specials[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, 1e300, 1e-300, 0x1p-1074, 0x1p-60};
+    for (size_t j = 0; j < sizeof specials / sizeof specials[0]; j++)
+      expect_oracle(t, specials[j]);
+    uint64_t h = 12345;
+    for (int i = 0; i < 200000; i++) {
+      h = h * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+      double v = ldexp((double)(h >> 11) * 0x1p-53, (int)((h >> 3) % 200) - 150);
+      expect_oracle(t, (h & 1) ? -v : v);
+    }
+  }
 }
 
 /* ---- a host model of each collective ---------------------------------------------------- */
@@ -374,6 +441,85 @@ static void test_avg_tolerance_is_two_ulp(void **state) {
   assert_int_equal(nccl_data_tolerance_ulp(&c), 0);
 }
 
+/* The check kernel on the host: `threads` grid-stride tallies folded together as its atomics do
+ * must say what one pass says, and nccl_data_add_tally must give what the host check gives. */
+static void tally_as_kernel(const model_run_t *m, int rank, uint64_t threads, nccl_tally_t *out) {
+  uint64_t tol = nccl_gen_tolerance_ulp(&m->c.gen);
+  nccl_tally_init(out);
+  for (uint64_t t = threads; t-- > 0;) { /* folded in reverse, as atomics land in any order */
+    nccl_tally_t mine;
+    nccl_tally_init(&mine);
+    for (uint64_t i = t; i < m->c.gen.recv_count; i += threads)
+      nccl_tally_add(&mine, &m->c.gen, rank, i, nccl_elem_load(m->c.dtype, m->recv[rank], i), tol);
+    nccl_tally_merge(out, &mine);
+  }
+}
+
+static void expect_kernel_agrees(const model_run_t *m, int rank) {
+  nccl_check_result_t host = check_rank(m, rank);
+  nccl_tally_t one, many;
+  tally_as_kernel(m, rank, 1, &one);
+  tally_as_kernel(m, rank, 7, &many);
+  assert_int_equal(one.wrong, many.wrong);
+  assert_int_equal(one.first, many.first);
+  assert_int_equal(one.max_abs_bits, many.max_abs_bits);
+  assert_int_equal(one.max_rel_bits, many.max_rel_bits);
+  nccl_check_result_t dev;
+  memset(&dev, 0, sizeof dev);
+  uint64_t got = many.wrong ? nccl_elem_load(m->c.dtype, m->recv[rank], many.first) : 0;
+  nccl_data_add_tally(&m->c, rank, m->c.layout.recv_count, &many, got, &dev);
+  assert_int_equal(dev.checked, host.checked);
+  assert_int_equal(dev.wrong, host.wrong);
+  assert_int_equal(dev.have_first, host.have_first);
+  assert_int_equal(dev.first_index, host.first_index);
+  assert_int_equal(dev.first_got, host.first_got);
+  assert_int_equal(dev.first_expected, host.first_expected);
+  assert_true(dev.max_abs_err == host.max_abs_err);
+  assert_true(dev.max_rel_err == host.max_rel_err);
+  assert_int_equal(dev.tolerance_ulp, host.tolerance_ulp);
+}
+
+static void test_kernel_tallies_agree_with_host_check(void **state) {
+  (void)state;
+  model_run_t m;
+  model_run(&m, NCCL_COLL_ALL_REDUCE, NCCL_DT_FLOAT, NCCL_OP_SUM, 0, 4, 4096);
+  expect_kernel_agrees(&m, 1); /* clean */
+  size_t planted[] = {999, 17, 640, 5};
+  for (size_t k = 0; k < 4; k++) {
+    uint64_t v = nccl_elem_load(m.c.dtype, m.recv[1], planted[k]);
+    nccl_elem_store(m.c.dtype, m.recv[1], planted[k], v ^ (UINT64_C(1) << (3 + k)));
+  }
+  expect_kernel_agrees(&m, 1);
+  assert_int_equal(check_rank(&m, 1).wrong, 4);
+  assert_int_equal(check_rank(&m, 1).first_index, 5);
+  model_free(&m);
+  /* avg on half: within 2 ULP counts for the errors only */
+  model_run(&m, NCCL_COLL_REDUCE_SCATTER, NCCL_DT_HALF, NCCL_OP_AVG, 0, 3, 3 * 256);
+  for (size_t j = 0; j < m.c.layout.recv_count; j += 10)
+    nccl_elem_store(m.c.dtype, m.recv[2], j, nccl_elem_load(m.c.dtype, m.recv[2], j) + 1 + j % 3);
+  expect_kernel_agrees(&m, 2);
+  model_free(&m);
+  /* untouched output on a signed integer type */
+  model_run(&m, NCCL_COLL_ALL_GATHER, NCCL_DT_INT64, NCCL_OP_SUM, 0, 2, 4096);
+  memset(m.recv[0], 0xA5, m.c.layout.recv_count * 8);
+  expect_kernel_agrees(&m, 0);
+  model_free(&m);
+}
+
+static void test_case_carries_its_gen_by_value(void **state) {
+  (void)state;
+  nccl_case_t c;
+  nccl_case_init(&c, NCCL_COLL_SCATTER, NCCL_DT_BFLOAT16, NCCL_OP_SUM, 2, 3, 3000);
+  assert_int_equal(c.gen.send_count, c.layout.send_count);
+  assert_int_equal(c.gen.recv_count, c.layout.recv_count);
+  assert_int_equal(c.gen.param_count, c.layout.param_count);
+  assert_int_equal(c.gen.root, 2);
+  assert_int_equal(c.gen.nranks, 3);
+  assert_int_equal(c.gen.t.size, 2);
+  assert_int_equal(c.gen.t.mant_bits, 7);
+  assert_int_equal(c.gen.t.kind, NCCL_KIND_FLOAT);
+}
+
 static void test_rooted_results_only_on_root(void **state) {
   (void)state;
   model_run_t m;
@@ -391,6 +537,7 @@ int main(void) {
       cmocka_unit_test(test_minifloat_encodings),
       cmocka_unit_test(test_every_half_and_fp8_pattern_round_trips),
       cmocka_unit_test(test_ulp_distance),
+      cmocka_unit_test(test_encoder_matches_arithmetic_oracle),
       cmocka_unit_test(test_integers_wrap_and_sign_extend),
       cmocka_unit_test(test_every_collective_type_and_op_checks_clean),
       cmocka_unit_test(test_float_inputs_reduce_exactly_in_any_order),
@@ -401,6 +548,8 @@ int main(void) {
       cmocka_unit_test(test_alltoall_transposed_is_wrong),
       cmocka_unit_test(test_avg_tolerance_is_two_ulp),
       cmocka_unit_test(test_rooted_results_only_on_root),
+      cmocka_unit_test(test_kernel_tallies_agree_with_host_check),
+      cmocka_unit_test(test_case_carries_its_gen_by_value),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,5 +1,6 @@
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -19,6 +20,8 @@ typedef struct params {
   uint64_t bytes;
   int64_t root, gpus_per_process, device;
   double poll_timeout;
+  int32_t check_on;
+  bool graph;
 } params_t;
 
 static const rigor_param_t *find_param(const rigor_plugin_t *d, const char *name) {
@@ -67,6 +70,22 @@ static void test_descriptor(void **state) {
   assert_int_equal(bytes->offset, offsetof(params_t, bytes));
   assert_int_equal(find_param(d, "gpus_per_process")->offset, offsetof(params_t, gpus_per_process));
   assert_int_equal(find_param(d, "poll_timeout")->type, RIGOR_PARAM_DOUBLE);
+  const rigor_param_t *check_on = find_param(d, "check_on");
+  assert_int_equal(check_on->offset, offsetof(params_t, check_on));
+  assert_int_equal(choice_count(check_on), 3);
+  assert_string_equal(check_on->def, "auto");
+  assert_string_equal(check_on->choices[1], "device");
+  assert_string_equal(check_on->choices[2], "host");
+  const rigor_param_t *graph = find_param(d, "graph");
+  assert_int_equal(graph->type, RIGOR_PARAM_BOOL);
+  assert_int_equal(graph->offset, offsetof(params_t, graph));
+  assert_string_equal(graph->def, "false");
+  assert_int_equal(d->n_metrics, 3);
+  assert_string_equal(d->metrics[0].name, "check_s");
+  assert_string_equal(d->metrics[1].name, "graph_ops");
+  assert_string_equal(d->metrics[2].name, "graph_captures");
+  assert_non_null(d->metrics_read);
+  assert_non_null(d->warm_points);
   dlclose(handle);
 }
 
@@ -79,7 +98,9 @@ static params_t defaults(void) {
                     .root = 0,
                     .gpus_per_process = 1,
                     .device = -1,
-                    .poll_timeout = 60};
+                    .poll_timeout = 60,
+                    .check_on = 0,
+                    .graph = false};
 }
 
 static void test_init_without_device_is_unavailable(void **state) {
@@ -166,6 +187,36 @@ static void test_init_refuses_fp8_average(void **state) {
   dlclose(handle);
 }
 
+/* check_on device needs the check kernels: with them init goes on (and finds no GPU here), without
+ * them it refuses before touching a device. */
+static void test_device_checks_need_the_kernels(void **state) {
+  (void)state;
+  int count = 0;
+  if (cudaGetDeviceCount(&count) == cudaSuccess && count > 0) skip();
+  void *handle;
+  const rigor_plugin_t *d = test_plugin_open(NCCL_SO, "nccl", &handle);
+  test_host_t th;
+  test_host_init(&th);
+  params_t p = defaults();
+  p.check_on = 1; /* device */
+  p.graph = true;
+  const void *pts[] = {&p};
+  rigor_points_t points = {1, pts};
+  rigor_work_t work = {0};
+  void *st = NULL;
+  int rc = d->init((rigor_ctx_t *)&th, &th.host, &p, &points, &st, &work);
+#ifdef NCCL_HAVE_KERNELS
+  assert_int_equal(rc, RIGOR_EUNAVAILABLE);
+#else
+  assert_int_equal(rc, RIGOR_EINVAL);
+  assert_string_equal(th.first_error,
+                      "check_on device: this nccl plugin was built without its check kernels (no "
+                      "CUDA compiler at build time); use check_on auto or host (point 0)");
+#endif
+  assert_null(st);
+  dlclose(handle);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_descriptor),
@@ -173,6 +224,7 @@ int main(void) {
       cmocka_unit_test(test_init_refuses_swept_gpu_count),
       cmocka_unit_test(test_init_refuses_root_outside_communicator),
       cmocka_unit_test(test_init_refuses_fp8_average),
+      cmocka_unit_test(test_device_checks_need_the_kernels),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
