@@ -114,7 +114,7 @@ int rigor_plugin_check(const rigor_plugin_t *raw, const char *file, rigor_plugin
   }
   for (uint32_t i = 0; i < out->n_params; i++) {
     const rigor_param_t *p = &out->params[i];
-    if (!p->name || p->type < RIGOR_PARAM_BOOL || p->type > RIGOR_PARAM_ENUM ||
+    if (!p->name || p->type < RIGOR_PARAM_BOOL || p->type > RIGOR_PARAM_JSON ||
         p->offset >= out->params_size || (p->type == RIGOR_PARAM_ENUM && !p->choices)) {
       snprintf(err, errlen, "%s: plugin '%s': param #%u ('%s') is malformed", file, out->name, i,
                p->name ? p->name : "?");

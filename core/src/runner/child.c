@@ -11,7 +11,8 @@
 #include "clock.h"
 #include "errors.h"
 #include "measure.h"
-#include "params.h"
+#include "metric_set.h"
+#include "run_params.h"
 #include "telemetry.h"
 #include "timing.h"
 #include "wire.h"
@@ -57,54 +58,6 @@ static json_t *identity_json(child_t *c) {
     json_object_set_new(o, kv[i].key, json_string(kv[i].value));
   }
   return o;
-}
-
-typedef struct points {
-  void **structs;
-  char **labels;
-  json_t *objs;
-  uint32_t n;
-} points_t;
-
-static void points_free(const rigor_plugin_t *p, points_t *pts) {
-  for (uint32_t i = 0; i < pts->n; i++) {
-    if (pts->structs && pts->structs[i]) {
-      rigor_params_clear(p, pts->structs[i]);
-      free(pts->structs[i]);
-    }
-    if (pts->labels) free(pts->labels[i]);
-  }
-  free(pts->structs);
-  free(pts->labels);
-  json_decref(pts->objs);
-}
-
-/* Fills one params struct per sweep point: the base params with the point's values applied. */
-static int points_build(const rigor_plugin_t *p, const json_t *params, const json_t *sweep,
-                        points_t *pts, char *err, size_t errlen) {
-  memset(pts, 0, sizeof *pts);
-  pts->objs = rigor_sweep_points(sweep);
-  if (!pts->objs) {
-    snprintf(err, errlen, "cannot expand the sweep");
-    return RIGOR_EINVAL;
-  }
-  pts->n = (uint32_t)json_array_size(pts->objs);
-  pts->structs = calloc(pts->n, sizeof *pts->structs);
-  pts->labels = calloc(pts->n, sizeof *pts->labels);
-  if (!pts->structs || !pts->labels) return RIGOR_ENOMEM;
-  size_t size = p->params_size ? p->params_size : 1;
-  for (uint32_t i = 0; i < pts->n; i++) {
-    json_t *point = json_array_get(pts->objs, i);
-    json_t *values = json_deep_copy(params);
-    json_object_update(values, point);
-    pts->structs[i] = calloc(1, size);
-    int rc =
-        pts->structs[i] ? rigor_params_fill(p, values, pts->structs[i], err, errlen) : RIGOR_ENOMEM;
-    json_decref(values);
-    if (rc < 0) return rc;
-    pts->labels[i] = rigor_point_label(p, point);
-  }
-  return 0;
 }
 
 static json_t *cpus_json(const rigor_ctx_t *ctx) {
@@ -155,24 +108,29 @@ int rigor_child_run(const rigor_child_args_t *a) {
           ? NULL
           : cpus_json(&c.ctx);
 
-  points_t pts;
-  void *base = calloc(1, p->params_size ? p->params_size : 1);
-  if (!base ||
-      points_build(p, json_object_get(a->settings, "params"), json_object_get(a->settings, "sweep"),
-                   &pts, err, sizeof err) < 0 ||
-      rigor_params_fill(p, json_object_get(a->settings, "params"), base, err, sizeof err) < 0) {
+  rigor_run_params_t pts;
+  rigor_metric_set_t metric_set = {0};
+  if (rigor_run_params_build(p, json_object_get(a->settings, "params"),
+                             json_object_get(a->settings, "sweep"), &pts, err, sizeof err) < 0) {
     c.ctx.host.error(&c.ctx, RIGOR_ECONFIG, "params: %s", err);
     send_end(a, RIGOR_RUN_FAILED, &c.ctx, NULL, NULL, NULL, affinity);
     return RIGOR_CHILD_FAILED;
   }
+  if (rigor_metric_set_build(p, pts.base, &metric_set, err, sizeof err) < 0) {
+    c.ctx.host.error(&c.ctx, RIGOR_EPLUGIN, "metrics: %s", err);
+    send_end(a, RIGOR_RUN_FAILED, &c.ctx, NULL, NULL, NULL, affinity);
+    rigor_run_params_free(p, &pts);
+    return RIGOR_CHILD_FAILED;
+  }
+  /* Samples carry the static metrics and those the params declare. */
+  const rigor_plugin_t recorded = rigor_metric_set_bind(p, &metric_set);
 
   rigor_telemetry_t *tele = NULL;
   rigor_telemetry_start(json_object_get(env, "telemetry"), c.ctx.cpus, c.ctx.n_cpus, telemetry_hook,
                         &c, &tele);
 
   rigor_work_t work = {0};
-  rigor_points_t plugin_points = {pts.n, (const void *const *)pts.structs};
-  int rc = p->init(&c.ctx, &c.ctx.host, base, &plugin_points, &c.state, &work);
+  int rc = p->init(&c.ctx, &c.ctx.host, pts.base, &pts.points, &c.state, &work);
   rigor_run_status_t status = RIGOR_RUN_OK;
   json_t *identity = NULL;
   rigor_measure_t m = {0};
@@ -185,7 +143,7 @@ int rigor_child_run(const rigor_child_args_t *a) {
     atomic_store(&c.ready, true);
     identity = identity_json(&c);
     m.ctx = &c.ctx;
-    m.plugin = p;
+    m.plugin = &recorded;
     m.state = c.state;
     m.timing = &timing;
     m.points = (const void *const *)pts.structs;
@@ -221,8 +179,7 @@ int rigor_child_run(const rigor_child_args_t *a) {
     c.state = NULL;
   }
   send_end(a, status, &c.ctx, summary, raw, identity, affinity);
-  rigor_params_clear(p, base);
-  free(base);
-  points_free(p, &pts);
+  rigor_metric_set_free(&metric_set);
+  rigor_run_params_free(p, &pts);
   return rigor_child_exit_code(status);
 }
