@@ -1,0 +1,177 @@
+#!/usr/bin/env bash
+# rigor's exec plugin side by side with hyperfine (Debian's `hyperfine`), same commands, on the
+# same CPU, the two tools alternating round by round:
+#   1. the median time per execution of a 10 ms and a 100 ms command of fixed work;
+#   2. the per-execution overhead: an empty program through each tool's exec path;
+#   3. an A/B of two commands (B does 10% more work) under a planted drift: a background load on
+#      the same CPU that ramps from 0 to RAMP_MAX of each 10 ms slice while a tool runs. hyperfine
+#      runs A's executions, then B's, so B meets the heavier load; rigor interleaves A and B in a
+#      mirrored order, and its contrast is the paired per-block ratio of run medians, computed
+#      here from the results file.
+# Prints the figures and leaves every raw file in the work folder it names.
+#
+# usage: bench/exec/compare.sh [BUILD_DIR] [ROUNDS]    (defaults: build, 5)
+# env:   CPU (default: the last CPU), RAMP_MAX (default 0.6), RAMP_REPEATS (default 3)
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build=$(cd "${1:-$root/build}" && pwd)
+rounds=${2:-5}
+rigor=$build/bin/rigor
+cpu=${CPU:-$(($(nproc) - 1))}
+ramp_max=${RAMP_MAX:-0.6}
+ramp_repeats=${RAMP_REPEATS:-3}
+for tool in hyperfine jq cc taskset; do
+  command -v "$tool" >/dev/null || { echo "compare.sh: needs $tool" >&2; exit 2; }
+done
+[ -x "$rigor" ] || { echo "compare.sh: $rigor is not built" >&2; exit 2; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/rigor-bench-exec-XXXXXX")
+cc -O2 -o "$work/spin" "$root/bench/exec/spin.c"
+cc -O2 -D_GNU_SOURCE -o "$work/ramp" "$root/bench/exec/ramp.c"
+spin=$work/spin
+cd "$work"
+
+echo "CPU: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs; commands pinned to CPU $cpu"
+echo "tools: $(hyperfine --version), $("$rigor" --version | head -1)"
+echo "work folder: $work"
+
+# rigor_config NAME OUT CYCLES REPLICATES DESIGN MATRIX_YAML COMMAND...
+rigor_config() {
+  local name=$1 out=$2 cycles=$3 replicates=$4 design=$5 matrix=$6
+  shift 6
+  local argv
+  argv=$(printf '"%s", ' "$@")
+  cat >"$name.yaml" <<EOF
+schema: 1
+name: $name
+plugin: exec
+params:
+  command: [${argv%, }]
+  vars: {work: "0"}
+$matrix
+timing: {warmup: 1, cycles: $cycles, iters: 1}
+environment: {affinity: {cpus: [$cpu]}}
+order: {design: $design, replicates: $replicates}
+gate: {cv_max: 50%}
+output: $out
+EOF
+  echo "$name.yaml"
+}
+
+run_rigor() { "$rigor" run "$1" --allow-commands --force --quiet >/dev/null; }
+run_hf() { # run_hf OUT_JSON RUNS WARMUP COMMAND...
+  local out=$1 runs=$2 warmup=$3
+  shift 3
+  taskset -c "$cpu" hyperfine -N --style none --runs "$runs" --warmup "$warmup" \
+    --export-json "$out" "$@" >/dev/null 2>&1
+}
+median_rigor() { # the median time_s of the ok samples (of one variant label, if given)
+  jq -s --arg want "${2:-}" '
+    (map(select(.type == "run")) | map({key: (.run | tostring), value: .label}) | from_entries)
+      as $labels
+    | [.[] | select(.type == "sample" and .status == "ok")
+       | select($want == "" or $labels[.run | tostring] == $want) | .time_s]
+    | sort | .[length / 2 | floor]' "$1"
+}
+median_hf() { jq ".results[${2:-0}].median" "$1"; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f", a / b }'; }
+ms() { awk -v s="$1" 'BEGIN { printf "%.3f ms", s * 1e3 }'; }
+median_of() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+n10=$(taskset -c "$cpu" "$spin" --calibrate 10)
+n100=$(taskset -c "$cpu" "$spin" --calibrate 100)
+n20=$(taskset -c "$cpu" "$spin" --calibrate 20)
+n22=$(awk -v n="$n20" 'BEGIN { printf "%d", n * 1.1 }')
+
+echo
+echo "== 1. median time per execution (30 executions per tool per round, $rounds rounds)"
+for len in 10 100; do
+  n=$([ "$len" = 10 ] && echo "$n10" || echo "$n100")
+  cfg=$(rigor_config "t$len" "t$len.jsonl" 10 3 sequential "" "$spin" "$n")
+  ratios=()
+  for r in $(seq 1 "$rounds"); do
+    if [ $((r % 2)) = 1 ]; then
+      run_hf "hf$len-$r.json" 30 3 "$spin $n"
+      run_rigor "$cfg"
+    else
+      run_rigor "$cfg"
+      run_hf "hf$len-$r.json" 30 3 "$spin $n"
+    fi
+    cp "t$len.jsonl" "t$len-$r.jsonl"
+    h=$(median_hf "hf$len-$r.json")
+    g=$(median_rigor "t$len-$r.jsonl")
+    ratios+=("$(ratio "$g" "$h")")
+    echo "  ${len} ms command, round $r: hyperfine $(ms "$h"), rigor $(ms "$g"), rigor/hyperfine $(ratio "$g" "$h")"
+  done
+  echo "  ${len} ms command: median ratio rigor/hyperfine $(median_of "${ratios[@]}") (rounds: ${ratios[*]})"
+done
+
+echo
+echo "== 2. per-execution overhead (an empty program, 200 executions per tool per round)"
+cfg=$(rigor_config empty empty.jsonl 50 4 sequential "" "$spin" --empty)
+ratios=()
+for r in $(seq 1 "$rounds"); do
+  run_hf "hfempty-$r.json" 200 20 "$spin --empty"
+  run_rigor "$cfg"
+  cp empty.jsonl "empty-$r.jsonl"
+  h=$(median_hf "hfempty-$r.json")
+  g=$(median_rigor "empty-$r.jsonl")
+  spawn=$(jq -s '[.[] | select(.type == "sample") | .metrics.spawn_s] | sort | .[length / 2 | floor]' \
+    "empty-$r.jsonl")
+  ratios+=("$(ratio "$g" "$h")")
+  echo "  round $r: hyperfine $(ms "$h"), rigor $(ms "$g") (its spawn_s probe, /bin/true: $(ms "$spawn")), rigor/hyperfine $(ratio "$g" "$h")"
+done
+echo "  empty program: median ratio rigor/hyperfine $(median_of "${ratios[@]}")"
+
+echo
+echo "== 3. A/B under a planted drift (B does 10% more work than A; ramp to ${ramp_max} of CPU $cpu)"
+matrix='matrix:
+  vars.work:
+    - {label: A, value: "'$n20'"}
+    - {label: B, value: "'$n22'"}'
+cfg=$(rigor_config ab ab.jsonl 2 20 mirrored "$matrix" "$spin" "{work}")
+# rigor's contrast: per block, the median of B's run over the median of A's run; the geometric
+# mean of those paired ratios.
+contrast() {
+  jq -s '
+    (map(select(.type == "run")) | map({key: (.run | tostring), value: {label: .label, block: .block}})
+      | from_entries) as $runs
+    | [.[] | select(.type == "sample" and .status == "ok")
+       | {run: (.run | tostring), t: .time_s}]
+    | group_by(.run)
+    | map({block: $runs[.[0].run].block, label: $runs[.[0].run].label,
+           med: (map(.t) | sort | .[length / 2 | floor])})
+    | group_by(.block)
+    | map(select(length == 2) | (map(select(.label == "work=B"))[0].med)
+                              / (map(select(.label == "work=A"))[0].med) | log)
+    | (add / length) | exp' "$1"
+}
+hf_ratio() { awk -v a="$(median_hf "$1" 1)" -v b="$(median_hf "$1" 0)" 'BEGIN { printf "%.4f", a / b }'; }
+
+t0=$(date +%s.%N)
+run_hf hf-ab-quiet.json 40 2 "$spin $n20" "$spin $n22"
+t_hf=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
+t0=$(date +%s.%N)
+run_rigor "$cfg"
+t_rigor=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
+cp ab.jsonl ab-quiet.jsonl
+echo "  no load: hyperfine B/A $(hf_ratio hf-ab-quiet.json), rigor B/A $(printf '%.4f' "$(contrast ab-quiet.jsonl)") (the true ratio, about 1.10)"
+# The ramp spans the tool's unloaded duration times 1.4 (the load slows it down) and is stopped
+# when the tool is done, so each tool meets the same rising load over its own run.
+with_ramp() { # with_ramp SECONDS COMMAND...
+  local seconds
+  seconds=$(awk -v s="$1" 'BEGIN { print s * 1.4 }')
+  shift
+  "$work/ramp" "$seconds" "$ramp_max" "$cpu" &
+  local ramp=$!
+  "$@"
+  kill "$ramp" 2>/dev/null || true
+  wait "$ramp" 2>/dev/null || true
+}
+for r in $(seq 1 "$ramp_repeats"); do
+  with_ramp "$t_hf" run_hf "hf-ab-ramp-$r.json" 40 2 "$spin $n20" "$spin $n22"
+  with_ramp "$t_rigor" run_rigor "$cfg"
+  cp ab.jsonl "ab-ramp-$r.jsonl"
+  echo "  ramp $r: hyperfine B/A $(hf_ratio "hf-ab-ramp-$r.json"), rigor B/A $(printf '%.4f' "$(contrast "ab-ramp-$r.jsonl")")"
+done
