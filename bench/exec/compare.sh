@@ -1,22 +1,26 @@
 #!/usr/bin/env bash
 # rigor's exec plugin side by side with hyperfine (Debian's `hyperfine`), same commands, on the
 # same CPU, the two tools alternating round by round:
-#   1. the median time per execution of a 10 ms and a 100 ms command of fixed work;
+#   1. the median time per execution of a 10 ms and a 100 ms command, one that sleeps (its time
+#      does not depend on the machine's load) and one of fixed work;
 #   2. the per-execution overhead: an empty program through each tool's exec path;
 #   3. an A/B of two commands (B does 10% more work) under a planted drift: a background load on
 #      the same CPU that ramps from 0 to RAMP_MAX of each 10 ms slice while a tool runs. hyperfine
 #      runs A's executions, then B's, so B meets the heavier load; rigor interleaves A and B in a
 #      mirrored order, and its contrast is the paired per-block ratio of run medians, computed
 #      here from the results file.
+# The machine may be shared: both tools (and the commands they start) run under SCHED_FIFO
+# priority 10 where chrt allows it, so other users' processes cannot preempt a measurement, and
+# the planted load runs at priority 20 and preempts the commands for its share of each slice.
 # Prints the figures and leaves every raw file in the work folder it names.
 #
-# usage: bench/exec/compare.sh [BUILD_DIR] [ROUNDS]    (defaults: build, 5)
+# usage: bench/exec/compare.sh [BUILD_DIR] [ROUNDS]    (defaults: build, 10)
 # env:   CPU (default: the last CPU), RAMP_MAX (default 0.6), RAMP_REPEATS (default 3)
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(cd "${1:-$root/build}" && pwd)
-rounds=${2:-5}
+rounds=${2:-10}
 rigor=$build/bin/rigor
 cpu=${CPU:-$(($(nproc) - 1))}
 ramp_max=${RAMP_MAX:-0.6}
@@ -26,6 +30,10 @@ for tool in hyperfine jq cc taskset; do
 done
 [ -x "$rigor" ] || { echo "compare.sh: $rigor is not built" >&2; exit 2; }
 
+rt=() ramp_rt=()
+if chrt -f 10 true 2>/dev/null; then
+  rt=(chrt -f 10) ramp_rt=(chrt -f 20)
+fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/rigor-bench-exec-XXXXXX")
 cc -O2 -o "$work/spin" "$root/bench/exec/spin.c"
 cc -O2 -D_GNU_SOURCE -o "$work/ramp" "$root/bench/exec/ramp.c"
@@ -35,6 +43,7 @@ cd "$work"
 echo "CPU: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs; commands pinned to CPU $cpu"
 echo "tools: $(hyperfine --version), $("$rigor" --version | head -1)"
 echo "work folder: $work"
+echo "scheduling: ${rt[*]:-the default (chrt -f refused: expect noise from other processes)}"
 
 # rigor_config NAME OUT CYCLES REPLICATES DESIGN MATRIX_YAML COMMAND...
 rigor_config() {
@@ -59,11 +68,11 @@ EOF
   echo "$name.yaml"
 }
 
-run_rigor() { "$rigor" run "$1" --allow-commands --force --quiet >/dev/null; }
+run_rigor() { "${rt[@]}" "$rigor" run "$1" --allow-commands --force --quiet >/dev/null; }
 run_hf() { # run_hf OUT_JSON RUNS WARMUP COMMAND...
   local out=$1 runs=$2 warmup=$3
   shift 3
-  taskset -c "$cpu" hyperfine -N --style none --runs "$runs" --warmup "$warmup" \
+  "${rt[@]}" taskset -c "$cpu" hyperfine -N --style none --runs "$runs" --warmup "$warmup" \
     --export-json "$out" "$@" >/dev/null 2>&1
 }
 median_rigor() { # the median time_s of the ok samples (of one variant label, if given)
@@ -79,50 +88,68 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f", a / b }'; }
 ms() { awk -v s="$1" 'BEGIN { printf "%.3f ms", s * 1e3 }'; }
 median_of() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-n10=$(taskset -c "$cpu" "$spin" --calibrate 10)
-n100=$(taskset -c "$cpu" "$spin" --calibrate 100)
-n20=$(taskset -c "$cpu" "$spin" --calibrate 20)
+n10=$("${rt[@]}" taskset -c "$cpu" "$spin" --calibrate 10)
+n100=$("${rt[@]}" taskset -c "$cpu" "$spin" --calibrate 100)
+n20=$("${rt[@]}" taskset -c "$cpu" "$spin" --calibrate 20)
 n22=$(awk -v n="$n20" 'BEGIN { printf "%d", n * 1.1 }')
 
 echo
-echo "== 1. median time per execution (30 executions per tool per round, $rounds rounds)"
-for len in 10 100; do
-  n=$([ "$len" = 10 ] && echo "$n10" || echo "$n100")
-  cfg=$(rigor_config "t$len" "t$len.jsonl" 10 3 sequential "" "$spin" "$n")
-  ratios=()
-  for r in $(seq 1 "$rounds"); do
-    if [ $((r % 2)) = 1 ]; then
-      run_hf "hf$len-$r.json" 30 3 "$spin $n"
-      run_rigor "$cfg"
+echo "== 1. median time per execution ($rounds rounds of 10 executions per tool, alternating"
+echo "      ABBA; medians over all executions of each tool)"
+pooled_hf() { jq -s '[.[] | .results[0].times[]] | sort | .[length / 2 | floor]' "$@"; }
+pooled_rigor() {
+  cat "$@" | jq -s '[.[] | select(.type == "sample" and .status == "ok") | .time_s]
+                    | sort | .[length / 2 | floor]'
+}
+for kind in sleep work; do
+  for len in 10 100; do
+    if [ "$kind" = sleep ]; then
+      args=(--sleep "$len")
     else
-      run_rigor "$cfg"
-      run_hf "hf$len-$r.json" 30 3 "$spin $n"
+      args=("$([ "$len" = 10 ] && echo "$n10" || echo "$n100")")
     fi
-    cp "t$len.jsonl" "t$len-$r.jsonl"
-    h=$(median_hf "hf$len-$r.json")
-    g=$(median_rigor "t$len-$r.jsonl")
-    ratios+=("$(ratio "$g" "$h")")
-    echo "  ${len} ms command, round $r: hyperfine $(ms "$h"), rigor $(ms "$g"), rigor/hyperfine $(ratio "$g" "$h")"
+    tag=$kind$len
+    cfg=$(rigor_config "$tag" "$tag.jsonl" 10 1 sequential "" "$spin" "${args[@]}")
+    hfs=() rgs=()
+    for r in $(seq 1 "$rounds"); do
+      if [ $((r % 2)) = 1 ]; then
+        run_hf "hf-$tag-$r.json" 10 2 "$spin ${args[*]}"
+        run_rigor "$cfg"
+      else
+        run_rigor "$cfg"
+        run_hf "hf-$tag-$r.json" 10 2 "$spin ${args[*]}"
+      fi
+      mv "$tag.jsonl" "$tag-$r.jsonl"
+      hfs+=("hf-$tag-$r.json") rgs+=("$tag-$r.jsonl")
+    done
+    h=$(pooled_hf "${hfs[@]}")
+    g=$(pooled_rigor "${rgs[@]}")
+    echo "  $len ms ($kind): hyperfine $(ms "$h"), rigor $(ms "$g"), rigor/hyperfine $(ratio "$g" "$h")"
   done
-  echo "  ${len} ms command: median ratio rigor/hyperfine $(median_of "${ratios[@]}") (rounds: ${ratios[*]})"
 done
 
 echo
-echo "== 2. per-execution overhead (an empty program, 200 executions per tool per round)"
-cfg=$(rigor_config empty empty.jsonl 50 4 sequential "" "$spin" --empty)
-ratios=()
+echo "== 2. per-execution overhead (an empty program; $rounds rounds of 100 executions per tool,"
+echo "      alternating ABBA; medians over all executions of each tool)"
+cfg=$(rigor_config empty empty.jsonl 50 2 sequential "" "$spin" --empty)
+hfs=() rgs=()
 for r in $(seq 1 "$rounds"); do
-  run_hf "hfempty-$r.json" 200 20 "$spin --empty"
-  run_rigor "$cfg"
-  cp empty.jsonl "empty-$r.jsonl"
-  h=$(median_hf "hfempty-$r.json")
-  g=$(median_rigor "empty-$r.jsonl")
-  spawn=$(jq -s '[.[] | select(.type == "sample") | .metrics.spawn_s] | sort | .[length / 2 | floor]' \
-    "empty-$r.jsonl")
-  ratios+=("$(ratio "$g" "$h")")
-  echo "  round $r: hyperfine $(ms "$h"), rigor $(ms "$g") (its spawn_s probe, /bin/true: $(ms "$spawn")), rigor/hyperfine $(ratio "$g" "$h")"
+  if [ $((r % 2)) = 1 ]; then
+    run_hf "hf-empty-$r.json" 100 10 "$spin --empty"
+    run_rigor "$cfg"
+  else
+    run_rigor "$cfg"
+    run_hf "hf-empty-$r.json" 100 10 "$spin --empty"
+  fi
+  mv empty.jsonl "empty-$r.jsonl"
+  hfs+=("hf-empty-$r.json") rgs+=("empty-$r.jsonl")
 done
-echo "  empty program: median ratio rigor/hyperfine $(median_of "${ratios[@]}")"
+h=$(pooled_hf "${hfs[@]}")
+g=$(pooled_rigor "${rgs[@]}")
+spawn=$(cat "${rgs[@]}" | jq -s '[.[] | select(.type == "sample") | .metrics.spawn_s]
+                                 | sort | .[length / 2 | floor]')
+echo "  empty program: hyperfine $(ms "$h"), rigor $(ms "$g"), rigor/hyperfine $(ratio "$g" "$h")"
+echo "  rigor's own spawn_s (true through the same path, once per run): $(ms "$spawn")"
 
 echo
 echo "== 3. A/B under a planted drift (B does 10% more work than A; ramp to ${ramp_max} of CPU $cpu)"
@@ -156,14 +183,14 @@ t0=$(date +%s.%N)
 run_rigor "$cfg"
 t_rigor=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
 cp ab.jsonl ab-quiet.jsonl
-echo "  no load: hyperfine B/A $(hf_ratio hf-ab-quiet.json), rigor B/A $(printf '%.4f' "$(contrast ab-quiet.jsonl)") (the true ratio, about 1.10)"
+echo "  no load: hyperfine B/A $(hf_ratio hf-ab-quiet.json), rigor B/A $(printf '%.4f' "$(contrast ab-quiet.jsonl)") (expected: 1.10 of the work, about 1.095 with the spawn)"
 # The ramp spans the tool's unloaded duration times 1.4 (the load slows it down) and is stopped
 # when the tool is done, so each tool meets the same rising load over its own run.
 with_ramp() { # with_ramp SECONDS COMMAND...
   local seconds
   seconds=$(awk -v s="$1" 'BEGIN { print s * 1.4 }')
   shift
-  "$work/ramp" "$seconds" "$ramp_max" "$cpu" &
+  "${ramp_rt[@]}" "$work/ramp" "$seconds" "$ramp_max" "$cpu" &
   local ramp=$!
   "$@"
   kill "$ramp" 2>/dev/null || true

@@ -109,7 +109,7 @@ static int remove_entry(const char *path, const struct stat *sb, int flag, struc
 static void exec_fini(rigor_ctx_t *ctx, void *state) {
   (void)ctx;
   exec_state_t *st = state;
-  if (st->sp.stack) run_hook_once_each(st, EXEC_CLEANUP);
+  if (st->ready) run_hook_once_each(st, EXEC_CLEANUP);
   for (uint32_t i = 0; st->pts && i < st->n_pts; i++)
     exec_point_release(&st->pts[i]);
   free(st->pts);
@@ -262,6 +262,7 @@ static int exec_init(rigor_ctx_t *ctx, const rigor_host_t *host, const void *par
     return rc;
   }
   measure_spawn(st);
+  st->ready = true;
   *state = st;
   return 0;
 }

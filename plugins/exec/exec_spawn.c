@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/pidfd.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -127,6 +127,17 @@ failed:
   _exit(127);
 }
 
+/* A descriptor that polls readable when the process exits; -1 where the kernel (or a tool such
+ * as valgrind) has none, and the wait falls back to polling waitpid. */
+static int pidfd_of(pid_t pid) {
+#ifdef SYS_pidfd_open
+  return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+  (void)pid;
+  return -1;
+#endif
+}
+
 static uint64_t now_ns(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -185,7 +196,7 @@ int exec_spawn(exec_spawner_t *sp, const exec_cmd_t *c, double timeout_s, exec_s
     res->start_errno = a.err_no;
     res->start_step = a.step;
   } else {
-    int pidfd = pidfd_open(pid, 0);
+    int pidfd = pidfd_of(pid);
     struct pollfd fds[3] = {{pidfd, POLLIN, 0}, {outp[0], POLLIN, 0}, {errp[0], POLLIN, 0}};
     exec_sink_t *sinks[3] = {NULL, out, err};
     for (bool exited = false; !exited;) {
@@ -200,7 +211,8 @@ int exec_spawn(exec_spawner_t *sp, const exec_cmd_t *c, double timeout_s, exec_s
         wait_ms = (int)ceil(left * 1e3);
       }
       if (pidfd < 0 && (wait_ms < 0 || wait_ms > 1)) wait_ms = 1; /* no pidfd: poll the child */
-      if (poll(fds, 3, wait_ms) < 0 && errno != EINTR) {
+      if (poll(fds, 3, wait_ms) < 0) {
+        if (errno == EINTR) continue; /* revents are stale: poll again */
         kill(-pid, SIGKILL);
         break;
       }

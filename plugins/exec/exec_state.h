@@ -21,6 +21,7 @@ typedef struct exec_state {
   exec_point_t *pts;
   uint32_t n_pts;
   uint32_t last; /* the point of the latest call, so run() finds its point without a search */
+  bool ready;    /* init succeeded: fini runs cleanup */
   char tmp[PATH_MAX];
   exec_spawner_t sp;
   exec_sink_t out, err, hook_err;
