@@ -157,9 +157,9 @@ matrix='matrix:
   vars.work:
     - {label: A, value: "'$n20'"}
     - {label: B, value: "'$n22'"}'
-cfg=$(rigor_config ab ab.jsonl 2 20 mirrored "$matrix" "$spin" "{work}")
+cfg=$(rigor_config ab ab.jsonl 5 30 mirrored "$matrix" "$spin" "{work}")
 # rigor's contrast: per block, the median of B's run over the median of A's run; the geometric
-# mean of those paired ratios.
+# mean of those paired ratios, with a 95% interval from their spread (normal approximation).
 contrast() {
   jq -s '
     (map(select(.type == "run")) | map({key: (.run | tostring), value: {label: .label, block: .block}})
@@ -172,18 +172,23 @@ contrast() {
     | group_by(.block)
     | map(select(length == 2) | (map(select(.label == "work=B"))[0].med)
                               / (map(select(.label == "work=A"))[0].med) | log)
-    | (add / length) | exp' "$1"
+    | length as $n | (add / $n) as $m
+    | ((map(. - $m | . * .) | add) / ($n - 1) | sqrt) as $sd
+    | ($m | exp * 10000 | round / 10000 | tostring) + " (95% CI "
+      + (($m - 1.96 * $sd / ($n | sqrt)) | exp * 1000 | round / 1000 | tostring) + "-"
+      + (($m + 1.96 * $sd / ($n | sqrt)) | exp * 1000 | round / 1000 | tostring) + ", "
+      + ($n | tostring) + " blocks)"' -r "$1"
 }
 hf_ratio() { awk -v a="$(median_hf "$1" 1)" -v b="$(median_hf "$1" 0)" 'BEGIN { printf "%.4f", a / b }'; }
 
 t0=$(date +%s.%N)
-run_hf hf-ab-quiet.json 40 2 "$spin $n20" "$spin $n22"
+run_hf hf-ab-quiet.json 60 2 "$spin $n20" "$spin $n22"
 t_hf=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
 t0=$(date +%s.%N)
 run_rigor "$cfg"
 t_rigor=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
 cp ab.jsonl ab-quiet.jsonl
-echo "  no load: hyperfine B/A $(hf_ratio hf-ab-quiet.json), rigor B/A $(printf '%.4f' "$(contrast ab-quiet.jsonl)") (expected: 1.10 of the work, about 1.095 with the spawn)"
+echo "  no load: hyperfine B/A $(hf_ratio hf-ab-quiet.json), rigor B/A $(contrast ab-quiet.jsonl) (expected: 1.10 of the work, about 1.095 with the spawn)"
 # The ramp spans the tool's unloaded duration times 1.4 (the load slows it down) and is stopped
 # when the tool is done, so each tool meets the same rising load over its own run.
 with_ramp() { # with_ramp SECONDS COMMAND...
@@ -197,8 +202,8 @@ with_ramp() { # with_ramp SECONDS COMMAND...
   wait "$ramp" 2>/dev/null || true
 }
 for r in $(seq 1 "$ramp_repeats"); do
-  with_ramp "$t_hf" run_hf "hf-ab-ramp-$r.json" 40 2 "$spin $n20" "$spin $n22"
+  with_ramp "$t_hf" run_hf "hf-ab-ramp-$r.json" 60 2 "$spin $n20" "$spin $n22"
   with_ramp "$t_rigor" run_rigor "$cfg"
   cp ab.jsonl "ab-ramp-$r.jsonl"
-  echo "  ramp $r: hyperfine B/A $(hf_ratio "hf-ab-ramp-$r.json"), rigor B/A $(printf '%.4f' "$(contrast "ab-ramp-$r.jsonl")")"
+  echo "  ramp $r: hyperfine B/A $(hf_ratio "hf-ab-ramp-$r.json"), rigor B/A $(contrast "ab-ramp-$r.jsonl")"
 done
