@@ -15,6 +15,7 @@
 # Prints the figures and leaves every raw file in the work folder it names.
 #
 # usage: bench/exec/compare.sh [BUILD_DIR] [ROUNDS]    (defaults: build, 10)
+# needs: hyperfine and jq (scripts/install-deps.sh --bench), a C compiler, taskset
 # env:   CPU (default: the last CPU), RAMP_MAX (default 0.6), RAMP_REPEATS (default 3)
 set -euo pipefail
 
