@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Installs what rigor needs to build and test on Debian 12, skipping what is already there.
-# Usage: scripts/install-deps.sh [--test]   (--test adds the tools the test suite uses)
+# Usage: scripts/install-deps.sh [--test] [--bench]   (--test adds the tools the test suite uses,
+# --bench those bench/ compares against: hyperfine for bench/exec)
 set -euo pipefail
 packages=(build-essential cmake pkg-config libyaml-dev libjansson-dev libhwloc-dev libssl-dev
           libcmocka-dev openmpi-bin libopenmpi-dev)
-if [ "${1:-}" = "--test" ]; then
-  packages+=(clang valgrind chromium jq)
-fi
+for arg in "$@"; do
+  case $arg in
+  --test) packages+=(clang valgrind chromium jq) ;;
+  --bench) packages+=(hyperfine jq) ;;
+  esac
+done
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

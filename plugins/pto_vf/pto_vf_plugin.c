@@ -1,5 +1,6 @@
 #include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -185,6 +186,27 @@ static int pto_vf_validate(rigor_ctx_t *ctx, void *state, const void *point, rig
   return RIGOR_EVALIDATE;
 }
 
+/* The runner of each point, once each: what `rigor plan` lists and --allow-commands guards. */
+static int pto_vf_commands(const void *params, const rigor_points_t *points, char *out,
+                           size_t cap) {
+  (void)params;
+  int count = 0;
+  size_t used = 0;
+  out[0] = '\0';
+  for (uint32_t i = 0; i < points->count; i++) {
+    const char *runner = ((const pto_vf_params_t *)points->points[i])->runner;
+    bool seen = !pto_vf_has_text(runner);
+    for (uint32_t k = 0; k < i && !seen; k++) {
+      const char *earlier = ((const pto_vf_params_t *)points->points[k])->runner;
+      seen = pto_vf_has_text(earlier) && strcmp(earlier, runner) == 0;
+    }
+    if (seen) continue;
+    count++;
+    if (used < cap) used += (size_t)snprintf(out + used, cap - used, "%s\n", runner);
+  }
+  return count;
+}
+
 static const rigor_plugin_t pto_vf_plugin = {
     .abi_major = RIGOR_ABI_MAJOR,
     .size = sizeof(rigor_plugin_t),
@@ -204,6 +226,7 @@ static const rigor_plugin_t pto_vf_plugin = {
     .fini = pto_vf_fini,
     .identity = pto_vf_identity,
     .metrics_read = pto_vf_metrics_read,
+    .commands = pto_vf_commands,
 };
 
 RIGOR_EXPORT const rigor_plugin_t *rigor_plugin_get(uint32_t index) {

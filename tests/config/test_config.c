@@ -81,7 +81,7 @@ static void test_single_experiment_defaults_filled(void **state) {
   const json_t *s = e->variants[0].settings;
   assert_json(json_object_get(s, "params"),
               "{\"bytes\":67108864,\"count\":10,\"flag\":false,\"kernel\":\"add\",\"note\":"
-              "\"hello\",\"offset\":-3,\"ratio\":0.25,\"runner\":\"\"}");
+              "\"hello\",\"offset\":-3,\"ratio\":0.25,\"runner\":\"\",\"table\":{}}");
   assert_json(json_object_get(s, "timing"),
               "{\"agg\":1,\"aggregate\":\"avg\",\"blocking\":\"each_excluded\",\"check\":1,"
               "\"cycles\":10,\"iters\":100,\"per_iteration\":false,\"report\":\"wall\","
@@ -363,6 +363,15 @@ static void test_runs_commands(void **state) {
                                   "matrix: {runner: ['', ./run.sh]}\n",
                                   NULL);
   assert_true(cfg->experiments[0].runs_commands);
+  assert_null(cfg->experiments[0].variants[0].commands);
+  assert_string_equal(cfg->experiments[0].variants[1].commands, "./run.sh");
+  rigor_config_free(cfg);
+  /* The plugin's hook sees every place a param can be set: params, extends, sweep points. */
+  free(write_file(dir, "cmdbase.yaml", "schema: 1\nparams: {runner: ./from-base.sh}\n"));
+  cfg =
+      load_text("cmdext.yaml", "schema: 1\nextends: cmdbase.yaml\nname: c\nplugin: cfgcmd\n", NULL);
+  assert_true(cfg->experiments[0].runs_commands);
+  assert_string_equal(cfg->experiments[0].variants[0].commands, "./from-base.sh");
   rigor_config_free(cfg);
   cfg = load_text("nocmd.yaml", "schema: 1\nname: c\nplugin: cfgcmd\n", NULL);
   assert_false(cfg->experiments[0].runs_commands);
@@ -370,6 +379,77 @@ static void test_runs_commands(void **state) {
   cfg = load_text("fixcmd.yaml", "schema: 1\nname: c\nplugin: cfgfix\nparams: {runner: x}\n", NULL);
   assert_false(cfg->experiments[0].runs_commands);
   rigor_config_free(cfg);
+}
+
+/* JSON params take YAML lists and mappings; a matrix or sweep axis "table.KEY" sets one member
+ * of the object without touching the others, and axes that set the same thing are refused. */
+static void test_json_params_and_member_axes(void **state) {
+  (void)state;
+  rigor_config_t *cfg = load_text("json.yaml",
+                                  "schema: 1\nname: j\nplugin: cfgfix\n"
+                                  "params:\n  table: {keep: [1, two, ~], size: 1K}\n"
+                                  "matrix:\n  table.level: [{label: fast, value: '1'}, '9']\n"
+                                  "sweep:\n  table.size: [1K, 1M]\n",
+                                  NULL);
+  rigor_experiment_t *e = &cfg->experiments[0];
+  assert_int_equal(e->n_variants, 2);
+  assert_string_equal(e->variants[0].label, "level=fast");
+  assert_string_equal(e->variants[1].label, "level=9");
+  assert_json(setting(&e->variants[0], "params", "table"),
+              "{\"keep\":[\"1\",\"two\",null],\"level\":\"1\",\"size\":\"1K\"}");
+  assert_json(setting(&e->variants[1], "params", "table"),
+              "{\"keep\":[\"1\",\"two\",null],\"level\":\"9\",\"size\":\"1K\"}");
+  assert_json(json_object_get(e->variants[0].settings, "sweep"),
+              "[{\"axis\":\"table.size\",\"values\":[\"1K\",\"1M\"]}]");
+  rigor_config_free(cfg);
+
+  char *err = load_error("overlap.yaml",
+                         "schema: 1\nname: j\nplugin: cfgfix\n"
+                         "matrix: {table: [{a: 1}], table.a: ['2']}\n",
+                         NULL);
+  char *line = first_line(err);
+  assert_string_equal(line,
+                      "overlap.yaml:4:27: matrix axes 'table' and 'table.a' set the same param");
+  free(line), free(err);
+  err = load_error("overlap2.yaml",
+                   "schema: 1\nname: j\nplugin: cfgfix\n"
+                   "sweep: {table.a: ['1']}\nmatrix: {table: [{a: 1}]}\n",
+                   NULL);
+  line = first_line(err);
+  assert_string_equal(line,
+                      "overlap2.yaml:5:10: param 'table' is both a sweep axis and a matrix axis");
+  free(line), free(err);
+  err = load_error("nomember.yaml", "schema: 1\nname: j\nplugin: cfgfix\nmatrix: {note.a: [x]}\n",
+                   NULL);
+  line = first_line(err);
+  assert_string_equal(line, "nomember.yaml:4:10: matrix axis 'note.a': axes name plugin params, "
+                            "members of a JSON param (PARAM.KEY), timing.* or environment.*");
+  free(line), free(err);
+}
+
+/* A plugin's check_params failure is reported at the node that set the param it names. */
+static void test_check_params_reported_at_the_param(void **state) {
+  (void)state;
+  static const struct {
+    const char *yaml, *error;
+  } cases[] = {
+      {"params:\n  table: {ok: 1, bad: 2}\n",
+       "p.yaml:5:23: plugin 'cfgfix': param 'table.bad': the fixture refuses a member named bad "
+       "(point 0)"},
+      {"matrix:\n  table.bad: ['1', '2']\n",
+       "p.yaml:5:3: plugin 'cfgfix': param 'table.bad': the fixture refuses a member named bad "
+       "(point 0) (variant bad=1)"},
+      {"sweep:\n  table.bad: ['1']\n",
+       "p.yaml:5:3: plugin 'cfgfix': param 'table.bad': the fixture refuses a member named bad"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    char text[512];
+    snprintf(text, sizeof text, "schema: 1\nname: p\nplugin: cfgfix\n%s", cases[i].yaml);
+    char *err = load_error("p.yaml", text, NULL);
+    char *line = first_line(err);
+    if (!strstr(line, cases[i].error)) fail_msg("case %zu: '%s'", i, line);
+    free(line), free(err);
+  }
 }
 
 static void test_timing_json_round_trip(void **state) {
@@ -423,6 +503,8 @@ int main(void) {
       cmocka_unit_test(test_incomplete_square_warns),
       cmocka_unit_test(test_extends_merges_and_replaces),
       cmocka_unit_test(test_runs_commands),
+      cmocka_unit_test(test_json_params_and_member_axes),
+      cmocka_unit_test(test_check_params_reported_at_the_param),
       cmocka_unit_test(test_timing_json_round_trip),
       cmocka_unit_test(test_shipped_design_examples),
   };

@@ -140,8 +140,8 @@ static void test_config_prints_hash(void **state) {
  * where the nccl plugin was not built. */
 static void test_shipped_plugin_configs_validate(void **state) {
   (void)state;
-  const char *folders[] = {"configs", "configs/stream", "configs/x280", "configs/nccl",
-                           "configs/pto_vf"};
+  const char *folders[] = {"configs",      "configs/stream", "configs/x280",
+                           "configs/nccl", "configs/pto_vf", "configs/exec"};
   char nccl_so[4096];
   snprintf(nccl_so, sizeof nccl_so, "%s/nccl.so", RIGOR_PLUGIN_DIR);
   bool have_nccl = access(nccl_so, R_OK) == 0;

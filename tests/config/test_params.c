@@ -22,6 +22,7 @@ typedef struct fixture_params {
   const char *note;
   int32_t kernel;
   const char *runner;
+  const char *table;
 } fixture_params_t;
 
 static const rigor_plugin_t *plugin;
@@ -117,8 +118,9 @@ static void test_defaults_and_fill(void **state) {
   json_t *d = rigor_params_defaults(plugin, err, sizeof err);
   assert_non_null(d);
   char *text = json_dumps(d, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(15));
-  assert_string_equal(text, "{\"bytes\":1048576,\"count\":10,\"flag\":false,\"kernel\":\"triad\","
-                            "\"note\":\"hello\",\"offset\":-3,\"ratio\":0.5,\"runner\":\"\"}");
+  assert_string_equal(
+      text, "{\"bytes\":1048576,\"count\":10,\"flag\":false,\"kernel\":\"triad\","
+            "\"note\":\"hello\",\"offset\":-3,\"ratio\":0.5,\"runner\":\"\",\"table\":{}}");
   free(text);
   json_decref(d);
 
@@ -147,6 +149,45 @@ static void test_defaults_and_fill(void **state) {
   assert_int_not_equal(rigor_params_fill(plugin, values, &p, err, sizeof err), 0);
   assert_string_equal(err, "param 'count' must be a uint");
   json_decref(values);
+}
+
+/* JSON params: text defaults parse, values reach the plugin as canonical text, and member keys
+ * ("table.size") fold into a copy of the param's object. */
+static void test_json_params_and_members(void **state) {
+  (void)state;
+  convert_ok("table", "{\"b\": [1, \"x\"], \"a\": null}", "{\"b\":[1,\"x\"],\"a\":null}");
+  convert_fails("table", "{\"a\": 1, \"a\": 2}",
+                "param 'table': not JSON text: duplicate object key near '\"a\"'");
+  const char *member = NULL;
+  assert_ptr_equal(rigor_param_member(plugin, "table.size", &member), param("table"));
+  assert_string_equal(member, "size");
+  assert_null(rigor_param_member(plugin, "note.size", &member));
+  assert_null(rigor_param_member(plugin, "table.", &member));
+  assert_null(rigor_param_member(plugin, "table", &member));
+
+  char err[256];
+  json_t *table = json_pack("{s:s, s:s}", "z", "last", "size", "old");
+  json_t *values = json_pack("{s:O, s:s, s:s}", "table", table, "table.size", "1K", "table.n", "2");
+  fixture_params_t p;
+  memset(&p, 0, sizeof p);
+  assert_int_equal(rigor_params_fill(plugin, values, &p, err, sizeof err), 0);
+  assert_string_equal(p.table, "{\"n\":\"2\",\"size\":\"1K\",\"z\":\"last\"}");
+  /* The object the values held is not changed: variants share it. */
+  assert_string_equal(json_string_value(json_object_get(table, "size")), "old");
+  rigor_params_clear(plugin, &p);
+  assert_null(p.table);
+  json_decref(values);
+
+  values = json_pack("{s:s}", "table.size", "1K"); /* onto the default {} */
+  assert_int_equal(rigor_params_fill(plugin, values, &p, err, sizeof err), 0);
+  assert_string_equal(p.table, "{\"size\":\"1K\"}");
+  rigor_params_clear(plugin, &p);
+  json_decref(values);
+  values = json_pack("{s:s}", "note.size", "1K");
+  assert_int_not_equal(rigor_params_fill(plugin, values, &p, err, sizeof err), 0);
+  assert_string_equal(err, "plugin 'cfgfix' has no param 'note.size'");
+  json_decref(values);
+  json_decref(table);
 }
 
 static void test_sweep_points_and_labels(void **state) {
@@ -179,9 +220,12 @@ static void test_sweep_points_and_labels(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_every_type_converts),     cmocka_unit_test(test_bounds_and_choices),
-      cmocka_unit_test(test_format_and_alias),        cmocka_unit_test(test_defaults_and_fill),
+      cmocka_unit_test(test_every_type_converts),
+      cmocka_unit_test(test_bounds_and_choices),
+      cmocka_unit_test(test_format_and_alias),
+      cmocka_unit_test(test_defaults_and_fill),
       cmocka_unit_test(test_sweep_points_and_labels),
+      cmocka_unit_test(test_json_params_and_members),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -38,6 +38,9 @@ static void test_smaller_descriptor_loads_with_hooks_absent(void **state) {
   assert_null(p->desc.mark);
   assert_null(p->desc.mark_read);
   assert_null(p->desc.metrics_read);
+  assert_null(p->desc.check_params);
+  assert_null(p->desc.commands);
+  assert_null(p->desc.declare_metrics);
   assert_null(p->desc.warm_points);
   rigor_plugin_unload(p);
 }
@@ -68,6 +71,101 @@ static void test_larger_descriptor_loads_known_fields(void **state) {
   assert_true(value == 1.0);
   assert_non_null(p->desc.warm_points);
   rigor_plugin_unload(p);
+}
+
+/* Built before the hooks were appended: they read as absent, and a plugin flagged as running
+ * commands without a way to list them is taken to run them always. */
+static void test_descriptor_before_appended_hooks(void **state) {
+  (void)state;
+  rigor_loaded_t *p = NULL;
+  char err[1024] = "";
+  assert_int_equal(rigor_plugin_load("sdk_pre_hooks", &fixture_search, &p, err, sizeof err), 0);
+  assert_int_equal(p->desc.size, offsetof(rigor_plugin_t, check_params));
+  assert_non_null(p->desc.metrics_read);
+  assert_null(p->desc.check_params);
+  assert_null(p->desc.commands);
+  assert_null(p->desc.declare_metrics);
+  rigor_plugin_unload(p);
+
+  char dir[4096], path[4200], cmd[9000], *out = NULL;
+  sdk_scratch_dir("abi-hooks", dir, sizeof dir);
+  snprintf(path, sizeof path, "%s/old.yaml", dir);
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fprintf(f,
+          "schema: 1\nname: old\nplugin: sdk_pre_hooks\noutput: %s/old.jsonl\n"
+          "timing: {warmup: 0, cycles: 1, iters: 1}\n",
+          dir);
+  fclose(f);
+  snprintf(cmd, sizeof cmd, RIGOR_EXE " plan %s --plugin-path " RIGOR_TEST_PLUGIN_DIR, path);
+  assert_int_equal(sdk_run(cmd, &out), 0);
+  assert_non_null(strstr(out, "! v0 default: (the plugin does not list its commands)"));
+  free(out);
+  snprintf(cmd, sizeof cmd, RIGOR_EXE " run %s --no-report --plugin-path " RIGOR_TEST_PLUGIN_DIR,
+           path);
+  assert_int_equal(sdk_run(cmd, &out), 2);
+  assert_non_null(strstr(out, "rerun with --allow-commands"));
+  free(out);
+  snprintf(cmd, sizeof cmd,
+           RIGOR_EXE " run %s --no-report --allow-commands --plugin-path " RIGOR_TEST_PLUGIN_DIR,
+           path);
+  assert_int_equal(sdk_run(cmd, &out), 0);
+  free(out);
+  snprintf(path, sizeof path, "%s/old.jsonl", dir);
+  char *results = sdk_read_file(path, NULL);
+  assert_non_null(results);
+  assert_null(strstr(results, "read_past_size"));
+  free(results);
+  sdk_remove_tree(dir);
+}
+
+/* A JSON param from a YAML list, check_params reported at its node, declared metrics in the
+ * experiment record and in every sample. */
+static void test_json_param_and_appended_hooks(void **state) {
+  (void)state;
+  char *out = NULL;
+  assert_int_equal(
+      sdk_run(RIGOR_EXE " plugins sdk_json --plugin-path " RIGOR_TEST_PLUGIN_DIR, &out), 0);
+  assert_non_null(strstr(out, "names                json    default [\"first\"]"));
+  free(out);
+  char dir[4096], path[4200], cmd[9000];
+  sdk_scratch_dir("abi-json", dir, sizeof dir);
+  snprintf(path, sizeof path, "%s/j.yaml", dir);
+  FILE *f = fopen(path, "w");
+  fprintf(f, "schema: 1\nname: j\nplugin: sdk_json\nparams:\n  names: []\n");
+  fclose(f);
+  snprintf(cmd, sizeof cmd, RIGOR_EXE " validate %s --plugin-path " RIGOR_TEST_PLUGIN_DIR, path);
+  assert_int_equal(sdk_run(cmd, &out), 2);
+  assert_non_null(strstr(out, "j.yaml:5:10: plugin 'sdk_json': param 'names': needs at least one "
+                              "name"));
+  free(out);
+  f = fopen(path, "w");
+  fprintf(f,
+          "schema: 1\nname: j\nplugin: sdk_json\nparams:\n  names: [hits, misses]\n"
+          "timing: {warmup: 0, cycles: 1, iters: 1}\noutput: %s/j.jsonl\n",
+          dir);
+  fclose(f);
+  snprintf(cmd, sizeof cmd, RIGOR_EXE " run %s --no-report --plugin-path " RIGOR_TEST_PLUGIN_DIR,
+           path);
+  assert_int_equal(sdk_run(cmd, &out), 0);
+  free(out);
+  snprintf(path, sizeof path, "%s/j.jsonl", dir);
+  char *results = sdk_read_file(path, NULL);
+  assert_non_null(results);
+  assert_non_null(strstr(results, "\"metrics\":[{\"name\":\"hits\",\"unit\":\"1\","
+                                  "\"better\":\"higher\"},{\"name\":\"misses\""));
+  assert_non_null(strstr(results, "\"metrics\":{\"hits\":7.0,\"misses\":null}"));
+  free(results);
+  sdk_remove_tree(dir);
+}
+
+static void test_unknown_param_type_is_refused(void **state) {
+  (void)state;
+  rigor_loaded_t *p = NULL;
+  char err[1024] = "";
+  assert_int_equal(rigor_plugin_load("sdk_bad_type", &fixture_search, &p, err, sizeof err),
+                   RIGOR_EABI);
+  assert_non_null(strstr(err, "param #0 ('future') has an unknown type"));
 }
 
 static void test_wrong_major_is_refused_naming_both_versions(void **state) {
@@ -186,6 +284,9 @@ int main(void) {
       cmocka_unit_test(test_smaller_descriptor_loads_with_hooks_absent),
       cmocka_unit_test(test_descriptor_before_warm_points_reads_it_as_null),
       cmocka_unit_test(test_larger_descriptor_loads_known_fields),
+      cmocka_unit_test(test_descriptor_before_appended_hooks),
+      cmocka_unit_test(test_json_param_and_appended_hooks),
+      cmocka_unit_test(test_unknown_param_type_is_refused),
       cmocka_unit_test(test_wrong_major_is_refused_naming_both_versions),
       cmocka_unit_test(test_missing_required_callback_is_named),
       cmocka_unit_test(test_binary_describes_smaller_descriptor),

@@ -56,7 +56,11 @@ typedef struct rigor_ctx rigor_ctx_t;
 /* Storage in the params struct at `offset`:
  *   BOOL -> bool, INT -> int64_t, UINT -> uint64_t, DOUBLE -> double,
  *   SIZE -> uint64_t (bytes; YAML "64MiB", "1M", "1G" are binary), STRING -> const char *
- *   (owned by the core, valid until fini), ENUM -> int32_t index into `choices`. */
+ *   (owned by the core, valid until fini), ENUM -> int32_t index into `choices`,
+ *   JSON -> const char * holding canonical JSON text (compact, keys sorted; owned by the core,
+ *   valid until fini): YAML lists become arrays, mappings objects, scalars strings, and plain
+ *   nulls null. `def` is JSON text ("[]", "{}"); NULL means null. A matrix or sweep axis named
+ *   "PARAM.KEY" sets member KEY of the JSON param PARAM's object. */
 typedef enum {
   RIGOR_PARAM_BOOL = 1,
   RIGOR_PARAM_INT,
@@ -65,6 +69,7 @@ typedef enum {
   RIGOR_PARAM_SIZE,
   RIGOR_PARAM_STRING,
   RIGOR_PARAM_ENUM,
+  RIGOR_PARAM_JSON, /* appended after ABI 1's first release */
 } rigor_param_type_t;
 
 typedef struct rigor_param {
@@ -90,6 +95,14 @@ typedef struct rigor_metric {
   rigor_better_t better;
   const char *help;
 } rigor_metric_t;
+
+/* A metric the params declare (declare_metrics): the text lives in the struct. */
+typedef struct rigor_metric_decl {
+  char name[48];
+  char unit[16];
+  rigor_better_t better;
+  char help[128];
+} rigor_metric_decl_t;
 
 /* ---- per-operation work, check results, points ----------------------------------------------- */
 
@@ -215,7 +228,8 @@ typedef struct rigor_plugin {
   int (*mark)(rigor_ctx_t *ctx, void *state, uint32_t index, rigor_mark_kind_t kind);
   /* After complete(): seconds of each of `iters` iterations from the marks. */
   int (*mark_read)(rigor_ctx_t *ctx, void *state, double *seconds, uint32_t iters);
-  /* After the window: one value per declared metric (NaN for none). */
+  /* After the window: one value per metric, the static table's then declare_metrics' (NaN for
+   * none). */
   int (*metrics_read)(rigor_ctx_t *ctx, void *state, const void *point, double *values);
 
   /* Appended: descriptors whose `size` ends before here read the fields below as NULL. */
@@ -227,6 +241,23 @@ typedef struct rigor_plugin {
    * plugin without the hook fails such a run. */
   int (*warm_points)(rigor_ctx_t *ctx, void *state, rigor_warmup_sizes_t sizes,
                      const rigor_points_t *points, rigor_points_t *warm);
+
+  /* Optional, called by the config language before anything runs, once per variant, with the
+   * structs init would receive (no ctx: nothing is running). Checks what a schema cannot say
+   * (a required list, names that must match across params). On failure write a message to err,
+   * set *param to the name of the param at fault (or leave it NULL) and return a negative code:
+   * the language reports "file:line:col: message" at the node that set that param. */
+  int (*check_params)(const void *params, const rigor_points_t *points, char *err, size_t errlen,
+                      const char **param);
+  /* Optional, with RIGOR_PLUGIN_RUNS_COMMANDS: the external commands a run with these params
+   * would execute, one per line into out (NUL-terminated, cut at cap). Returns how many (0: this
+   * configuration runs none). Called by the config language for `rigor plan` and the
+   * --allow-commands gate; a flagged plugin without this hook is taken to run commands always. */
+  int (*commands)(const void *params, const rigor_points_t *points, char *out, size_t cap);
+  /* Optional: metrics that depend on the params, recorded after the static table's. Called with
+   * a run's base params, in the run's process before init and by the parent for the experiment
+   * record. Fill at most cap entries and return the count; names must differ from the table's. */
+  int (*declare_metrics)(const void *params, rigor_metric_decl_t *out, uint32_t cap);
 } rigor_plugin_t;
 
 /* The single exported symbol. */

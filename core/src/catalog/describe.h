@@ -9,6 +9,10 @@
 /* {name, version, file, sha256, params: [{name, type, default}], metrics: [{name, unit,
  * better}]}. */
 json_t *rigor_plugin_describe(const rigor_loaded_t *p);
+/* Appends to desc's metrics those the plugin declares for one variant's canonical params
+ * (declare_metrics), skipping names already listed. */
+int rigor_plugin_describe_declared(json_t *desc, const rigor_plugin_t *d, const json_t *params,
+                                   char *err, size_t errlen);
 /* The name of a param type ("size", "enum", ...). */
 const char *rigor_param_type_name(rigor_param_type_t type);
 

@@ -136,6 +136,7 @@ static size_t param_size(rigor_param_type_t type) {
   case RIGOR_PARAM_DOUBLE:
     return sizeof(double);
   case RIGOR_PARAM_STRING:
+  case RIGOR_PARAM_JSON:
     return sizeof(const char *);
   case RIGOR_PARAM_ENUM:
     return sizeof(int32_t);
@@ -159,7 +160,7 @@ static int check_params(const rigor_plugin_t *d, const void *base, const char *f
     const rigor_param_t *p = &d->params[i];
     const char *why = NULL;
     size_t size =
-        p->type >= RIGOR_PARAM_BOOL && p->type <= RIGOR_PARAM_ENUM ? param_size(p->type) : 0;
+        p->type >= RIGOR_PARAM_BOOL && p->type <= RIGOR_PARAM_JSON ? param_size(p->type) : 0;
     if (!string_ok(p->name, base, false))
       why = "has no name in the plugin (is n_params too large?)";
     else if (!size)

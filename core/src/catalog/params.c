@@ -9,8 +9,7 @@
 #include "suggest.h"
 #include "units.h"
 
-static const char *const type_names[] = {"?",      "bool", "int",    "uint",
-                                         "double", "size", "string", "enum"};
+#include "describe.h"
 
 /* Numbers as the param's type reads them, so bounds compare in the param's own domain. */
 typedef struct number {
@@ -113,6 +112,15 @@ int rigor_param_from_text(const rigor_param_t *p, const char *text, json_t **out
       return RIGOR_EINVAL;
     }
     return 0;
+  case RIGOR_PARAM_JSON: {
+    json_error_t je;
+    *out = json_loads(text, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &je);
+    if (!*out) {
+      snprintf(err, errlen, "param '%s': not JSON text: %s", p->name, je.text);
+      return RIGOR_EINVAL;
+    }
+    return 0;
+  }
   case RIGOR_PARAM_ENUM: {
     size_t n = 0;
     char list[512] = "";
@@ -154,6 +162,34 @@ const rigor_param_t *rigor_param_lookup(const rigor_plugin_t *d, const char *nam
   return NULL;
 }
 
+const rigor_param_t *rigor_param_member(const rigor_plugin_t *d, const char *key,
+                                        const char **member) {
+  const char *dot = key ? strchr(key, '.') : NULL;
+  if (!dot || dot == key || !dot[1]) return NULL;
+  for (uint32_t i = 0; d && i < d->n_params; i++) {
+    const rigor_param_t *p = &d->params[i];
+    if (p->type == RIGOR_PARAM_JSON && strlen(p->name) == (size_t)(dot - key) &&
+        strncmp(p->name, key, (size_t)(dot - key)) == 0) {
+      if (member) *member = dot + 1;
+      return p;
+    }
+  }
+  return NULL;
+}
+
+int rigor_params_set(const rigor_plugin_t *d, json_t *params, const char *key, json_t *value) {
+  const char *member = NULL;
+  const rigor_param_t *p = rigor_param_member(d, key, &member);
+  if (!p) return json_object_set(params, key, value) == 0 ? 0 : RIGOR_ENOMEM;
+  /* A copy, never the object itself: variants share their unchanged parts. */
+  json_t *old = json_object_get(params, p->name);
+  json_t *obj = json_is_object(old) ? json_copy(old) : json_object();
+  if (!obj || json_object_set(obj, member, value) != 0 ||
+      json_object_set_new(params, p->name, obj) != 0)
+    return RIGOR_ENOMEM;
+  return 0;
+}
+
 const char *rigor_param_alias(const rigor_param_t *p, const char *text) {
   if (!p || p->type != RIGOR_PARAM_ENUM || !p->aliases) return NULL;
   for (size_t i = 0; p->aliases[i] && p->aliases[i + 1]; i += 2)
@@ -171,6 +207,8 @@ static json_t *zero_value(const rigor_param_t *p) {
     return json_string("");
   case RIGOR_PARAM_ENUM:
     return json_string(p->choices[0] ? p->choices[0] : "");
+  case RIGOR_PARAM_JSON:
+    return json_null();
   default:
     return json_integer(0);
   }
@@ -206,9 +244,30 @@ static bool json_matches(const rigor_param_t *p, const json_t *v) {
     return json_is_integer(v) && json_integer_value(v) >= 0;
   case RIGOR_PARAM_DOUBLE:
     return json_is_number(v);
+  case RIGOR_PARAM_JSON:
+    return v != NULL;
   default:
     return json_is_string(v);
   }
+}
+
+/* The values with every "PARAM.KEY" member folded into its JSON param's object. */
+static json_t *fold_members(const rigor_plugin_t *d, const json_t *values) {
+  json_t *out = values ? json_copy((json_t *)values) : json_object();
+  json_t *members = json_object();
+  const char *key;
+  json_t *v;
+  int rc = out && members ? 0 : RIGOR_ENOMEM;
+  json_object_foreach(out, key, v) {
+    if (!rc && rigor_param_member(d, key, NULL)) rc = json_object_set(members, key, v);
+  }
+  json_object_foreach(members, key, v) {
+    if (!rc) json_object_del(out, key);
+    if (!rc) rc = rigor_params_set(d, out, key, v);
+  }
+  json_decref(members);
+  if (rc) json_decref(out);
+  return rc ? NULL : out;
 }
 
 int rigor_params_fill(const rigor_plugin_t *d, const json_t *values, void *out, char *err,
@@ -220,20 +279,26 @@ int rigor_params_fill(const rigor_plugin_t *d, const json_t *values, void *out, 
     return RIGOR_EINVAL;
   }
   json_object_foreach((json_t *)values, key, v) {
-    if (!rigor_param_lookup(d, key)) {
+    if (!rigor_param_lookup(d, key) && !rigor_param_member(d, key, NULL)) {
       snprintf(err, errlen, "plugin '%s' has no param '%s'", d->name, key);
       return RIGOR_EINVAL;
     }
   }
+  json_t *folded = fold_members(d, values);
+  if (!folded) {
+    snprintf(err, errlen, "out of memory");
+    return RIGOR_ENOMEM;
+  }
+  values = folded;
   json_t *defaults = rigor_params_defaults(d, err, errlen);
-  if (!defaults) return RIGOR_EINVAL;
+  if (!defaults) return json_decref(folded), RIGOR_EINVAL;
   int rc = 0;
   for (uint32_t i = 0; i < d->n_params && rc == 0; i++) {
     const rigor_param_t *p = &d->params[i];
     const json_t *val = values ? json_object_get(values, p->name) : NULL;
     if (!val) val = json_object_get(defaults, p->name);
     if (!json_matches(p, val)) {
-      snprintf(err, errlen, "param '%s' must be a %s", p->name, type_names[p->type]);
+      snprintf(err, errlen, "param '%s' must be a %s", p->name, rigor_param_type_name(p->type));
       rc = RIGOR_EINVAL;
       break;
     }
@@ -258,6 +323,13 @@ int rigor_params_fill(const rigor_plugin_t *d, const json_t *values, void *out, 
       *(const char **)at = s;
       break;
     }
+    case RIGOR_PARAM_JSON: {
+      char *s = json_dumps(val, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY |
+                                    JSON_REAL_PRECISION(17));
+      if (!s) rc = RIGOR_ENOMEM;
+      *(const char **)at = s;
+      break;
+    }
     case RIGOR_PARAM_ENUM: {
       int32_t index = -1;
       for (int32_t k = 0; p->choices[k]; k++)
@@ -272,13 +344,14 @@ int rigor_params_fill(const rigor_plugin_t *d, const json_t *values, void *out, 
     }
   }
   json_decref(defaults);
+  json_decref(folded);
   if (rc) rigor_params_clear(d, out);
   return rc;
 }
 
 void rigor_params_clear(const rigor_plugin_t *d, void *params) {
   for (uint32_t i = 0; i < d->n_params; i++)
-    if (d->params[i].type == RIGOR_PARAM_STRING) {
+    if (d->params[i].type == RIGOR_PARAM_STRING || d->params[i].type == RIGOR_PARAM_JSON) {
       const char **s = (const char **)((char *)params + d->params[i].offset);
       free((void *)*s);
       *s = NULL;

@@ -12,11 +12,6 @@ static const char usage[] =
     "Prints each experiment's schedule block by block (position, variant, its settings) and\n"
     "the external commands it would execute, without running anything.\n";
 
-static const char *runner_command(const rigor_variant_t *v) {
-  const json_t *r = json_object_get(json_object_get(v->settings, "params"), "runner");
-  return json_is_string(r) && json_string_length(r) > 0 ? json_string_value(r) : NULL;
-}
-
 static void print_axes(const json_t *axes) {
   const char *key;
   json_t *value;
@@ -44,16 +39,18 @@ static void print_experiment(const rigor_experiment_t *e) {
   printf("\n  hash %s\n  output %s\n", e->hash, e->output);
   if (e->runs_commands) {
     printf("  commands (executed only under --allow-commands):\n");
-    for (uint32_t v = 0; v < e->n_variants; v++) {
-      const char *cmd = runner_command(&e->variants[v]);
-      if (cmd) printf("    ! v%u %s: %s\n", v, e->variants[v].label, cmd);
-    }
+    for (uint32_t v = 0; v < e->n_variants; v++)
+      for (const char *line = e->variants[v].commands; line && *line;) {
+        size_t len = strcspn(line, "\n");
+        printf("    ! v%u %s: %.*s\n", v, e->variants[v].label, (int)len, line);
+        line += len + (line[len] == '\n');
+      }
   }
   for (uint32_t b = 0; b < s->n_blocks; b++) {
     printf("  block %u\n", b);
     for (uint32_t p = 0; p < s->n_variants; p++) {
       const rigor_variant_t *v = &e->variants[s->cells[(size_t)b * s->n_variants + p]];
-      printf("    %s%3u  v%-3u %-30s  ", runner_command(v) ? "!" : " ", p,
+      printf("    %s%3u  v%-3u %-30s  ", v->commands ? "!" : " ", p,
              s->cells[(size_t)b * s->n_variants + p], v->label);
       print_axes(v->axes);
       printf("\n");

@@ -46,16 +46,14 @@ static void print_md(const rigor_plugin_t *d) {
     printf("\n");
   }
   printf("### Metrics\n\n");
-  if (d->n_metrics == 0) {
-    printf("None.\n");
-    return;
-  }
-  printf("| name | unit | better | help |\n|---|---|---|---|\n");
+  if (d->n_metrics == 0) printf("None%s.\n", d->declare_metrics ? " of its own" : "");
+  if (d->n_metrics) printf("| name | unit | better | help |\n|---|---|---|---|\n");
   for (uint32_t i = 0; i < d->n_metrics; i++) {
     const rigor_metric_t *m = &d->metrics[i];
     printf("| `%s` | %s | %s | %s |\n", m->name, m->unit ? m->unit : "",
            m->better == RIGOR_HIGHER_IS_BETTER ? "higher" : "lower", m->help ? m->help : "");
   }
+  if (d->declare_metrics) printf("\nThe params declare further metrics (declare_metrics).\n");
 }
 
 static void print_text(const rigor_loaded_t *l) {
@@ -73,13 +71,14 @@ static void print_text(const rigor_loaded_t *l) {
     if (p->help) printf("  %-20s %s\n", "", p->help);
   }
   printf("\nmetrics:\n");
-  if (d->n_metrics == 0) printf("  (none)\n");
+  if (d->n_metrics == 0 && !d->declare_metrics) printf("  (none)\n");
   for (uint32_t i = 0; i < d->n_metrics; i++) {
     const rigor_metric_t *m = &d->metrics[i];
     printf("  %-24s %-10s %s is better%s%s\n", m->name, m->unit ? m->unit : "",
            m->better == RIGOR_HIGHER_IS_BETTER ? "higher" : "lower", m->help ? ": " : "",
            m->help ? m->help : "");
   }
+  if (d->declare_metrics) printf("  and those the params declare\n");
 }
 
 int rigor_cmd_plugins(int argc, char **argv) {

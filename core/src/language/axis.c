@@ -62,6 +62,15 @@ static int push_value(axis_ctx_t *a, const rigor__node_t *at, json_t *value, con
 static int convert_one(axis_ctx_t *a, const rigor__node_t *n, const char *label) {
   rigor__cfg_t *c = a->c;
   json_t *value = NULL;
+  if (a->param && a->param->type == RIGOR_PARAM_JSON) {
+    /* The whole JSON param or one member of it: any node, as params take it. */
+    if (!(value = rigor__node_json(n)))
+      return rigor__fail(c, n, "axis '%s': not valid UTF-8", a->axis->key);
+    char *shown = label ? NULL : rigor_param_format(a->param, value);
+    int rc = push_value(a, n, value, label ? label : shown ? shown : "?", label != NULL);
+    free(shown);
+    return rc;
+  }
   if (a->param) {
     if (rigor__expect(c, n, RIGOR__SCALAR, a->axis->key)) return RIGOR_ECONFIG;
     const char *expansion = label ? NULL : rigor_param_alias(a->param, n->text);
@@ -220,7 +229,8 @@ static int axis_values(axis_ctx_t *a, const rigor__node_t *n) {
       if (convert_item(a, n->items[i])) return RIGOR_ECONFIG;
     return 0;
   }
-  if (n->kind == RIGOR__MAP && (rigor__get(n, "from") || rigor__get(n, "to")))
+  bool json = a->param && a->param->type == RIGOR_PARAM_JSON;
+  if (!json && n->kind == RIGOR__MAP && (rigor__get(n, "from") || rigor__get(n, "to")))
     return expand_range(a, n);
   return convert_item(a, n);
 }
@@ -244,6 +254,12 @@ static int unknown_param(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__
   return rigor__fail(c, key, "plugin '%s' has no param '%s' (%s)", d->name, key->text, where);
 }
 
+static bool has_json_param(const rigor_plugin_t *d) {
+  for (uint32_t i = 0; i < d->n_params; i++)
+    if (d->params[i].type == RIGOR_PARAM_JSON) return true;
+  return false;
+}
+
 /* Resolves an axis key to a plugin param or a core field. */
 static int resolve_axis(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__node_t *key,
                         bool core_allowed, axis_ctx_t *a) {
@@ -257,6 +273,13 @@ static int resolve_axis(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__n
     a->axis->field = a->param->name;
     return 0;
   }
+  const char *member = NULL;
+  if ((a->param = rigor_param_member(d, key->text, &member))) {
+    a->axis->section = "params";
+    a->axis->field = a->param->name;
+    a->axis->member = member;
+    return 0;
+  }
   if (!core_allowed)
     return rigor__fail(c, key, "sweep axes are plugin params; '%s' belongs in the matrix",
                        key->text);
@@ -267,8 +290,10 @@ static int resolve_axis(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__n
   else if (len == 11 && strncmp(key->text, "environment", 11) == 0)
     section = "environment";
   else
-    return rigor__fail(
-        c, key, "matrix axis '%s': axes name plugin params, timing.* or environment.*", key->text);
+    return rigor__fail(c, key,
+                       "matrix axis '%s': axes name plugin params, %stiming.* or "
+                       "environment.*",
+                       key->text, has_json_param(d) ? "members of a JSON param (PARAM.KEY), " : "");
   a->field = rigor__field_find(section, dot + 1);
   if (!a->field) {
     const char *const *names = rigor__section_fields(section);
@@ -318,16 +343,32 @@ int rigor__sweep(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__node_t *
       rigor__axis_release(&axis);
       return RIGOR_ECONFIG;
     }
+    for (size_t k = 0; k < i; k++)
+      if (rigor__axes_overlap(n->keys[k]->text, n->keys[i]->text)) {
+        rigor__axis_release(&axis);
+        return rigor__fail(c, n->keys[i], "sweep axes '%s' and '%s' set the same param",
+                           n->keys[k]->text, n->keys[i]->text);
+      }
     json_t *values = json_array();
     for (size_t k = 0; k < axis.n_values; k++)
       json_array_append(values, axis.values[k].value);
     rigor__axis_release(&axis);
-    json_array_append_new(sweep, json_pack("{s:s, s:o}", "axis", a.param->name, "values", values));
+    json_array_append_new(sweep, json_pack("{s:s, s:o}", "axis",
+                                           axis.member ? n->keys[i]->text : a.param->name, "values",
+                                           values));
     total *= json_array_size(values);
     if (total > RIGOR_MAX_POINTS)
       return rigor__fail(c, n, "sweep has more than %d points", RIGOR_MAX_POINTS);
   }
   return 0;
+}
+
+bool rigor__axes_overlap(const char *a, const char *b) {
+  size_t la = strlen(a), lb = strlen(b);
+  if (la == lb) return strcmp(a, b) == 0;
+  const char *longer = la > lb ? a : b, *shorter = la > lb ? b : a;
+  size_t ls = la > lb ? lb : la;
+  return strncmp(longer, shorter, ls) == 0 && longer[ls] == '.';
 }
 
 /* The value of a param axis that the scalar n spells, tried without reporting an error. */
@@ -354,7 +395,8 @@ int rigor__axis_find(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__axis
   if (n->kind == RIGOR__SCALAR)
     for (size_t i = 0; i < axis->n_values; i++)
       if (strcmp(axis->values[i].label, n->text) == 0) return *out = i, 0;
-  rigor__axis_t probe = {.key = axis->key, .section = axis->section, .field = axis->field};
+  rigor__axis_t probe = {
+      .key = axis->key, .section = axis->section, .field = axis->field, .member = axis->member};
   axis_ctx_t a = {.c = c, .d = d, .axis = &probe, .labels_allowed = true};
   if (strcmp(axis->section, "params") == 0)
     a.param = rigor_param_lookup(d, axis->field);

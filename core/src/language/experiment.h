@@ -32,6 +32,7 @@ typedef struct rigor_variant {
   char *label;      /* human label: axis labels joined by ", " ("warmup=5, noise=same-core") */
   json_t *axes;     /* object: axis key ("timing.warmup", "bytes") -> value or its label */
   json_t *settings; /* fully resolved settings, as described above */
+  char *commands;   /* the external commands its runs would execute, one per line; NULL: none */
 } rigor_variant_t;
 
 typedef struct rigor_experiment {

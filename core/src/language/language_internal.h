@@ -82,6 +82,9 @@ int rigor__expect(rigor__cfg_t *c, const rigor__node_t *n, rigor__kind_t kind, c
 /* Unknown keys are errors with a did-you-mean; `allowed` is NULL-terminated. */
 int rigor__check_keys(rigor__cfg_t *c, const rigor__node_t *map, const char *const *allowed,
                       const char *where);
+/* The node as JSON, for JSON params: lists become arrays, mappings objects, scalars strings and
+ * plain nulls null. NULL when out of memory or not valid UTF-8. */
+json_t *rigor__node_json(const rigor__node_t *n);
 rigor__node_t *rigor__scalar_like(rigor__cfg_t *c, const rigor__node_t *at, const char *text);
 rigor__node_t *rigor__map_without(rigor__cfg_t *c, const rigor__node_t *map, const char *key);
 
@@ -127,6 +130,7 @@ typedef struct rigor__axis {
   const char *key;     /* as written: "bytes", "timing.warmup" */
   const char *section; /* "params", "timing", "environment" */
   const char *field;
+  const char *member; /* "size" of the axis "vars.size" on a JSON param, else NULL */
   const rigor__node_t *node;
   rigor__axis_value_t *values;
   size_t n_values;
@@ -144,8 +148,17 @@ int rigor__axis_find(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__axis
 void rigor__axis_release(rigor__axis_t *axis);
 
 int rigor__sweep(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__node_t *n, json_t **out);
+/* Whether two param axis keys set the same thing: equal, or a JSON param and one of its members
+ * ("vars" and "vars.size"). */
+bool rigor__axes_overlap(const char *a, const char *b);
 int rigor__matrix(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__node_t *n,
                   const json_t *settings, const json_t *sweep, rigor_experiment_t *e,
                   json_t **canonical);
+
+/* The plugin's own checks of every variant (check_params) and the commands its runs would
+ * execute (commands), for rigor plan and the --allow-commands gate (plugin_hooks.c). `n` is the
+ * experiment's merged map, where the param nodes are found. */
+int rigor__plugin_hooks(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__node_t *n,
+                        rigor_experiment_t *e);
 
 #endif

@@ -150,7 +150,17 @@ static int make_variant(const matrix_t *m, const size_t *v, const json_t *settin
         return RIGOR_ENOMEM;
       if (n_copied < 4) copied[n_copied++] = axis->section;
     }
-    json_object_set(json_object_get(out->settings, axis->section), axis->field, val->value);
+    json_t *section = json_object_get(out->settings, axis->section);
+    if (axis->member) {
+      /* A member of a JSON param: a copy of its object, since variants share the original. */
+      json_t *old = json_object_get(section, axis->field);
+      json_t *obj = json_is_object(old) ? json_copy(old) : json_object();
+      if (!obj || json_object_set(obj, axis->member, val->value) != 0 ||
+          json_object_set_new(section, axis->field, obj) != 0)
+        return RIGOR_ENOMEM;
+    } else {
+      json_object_set(section, axis->field, val->value);
+    }
   }
   return 0;
 }
@@ -222,11 +232,16 @@ int rigor__matrix(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__node_t 
     m.n_axes++;
     rc = rigor__axis_read(c, d, n->keys[i], n->items[i], true, axis);
     bool param = !rc && strcmp(axis->section, "params") == 0;
-    for (size_t s = 0; param && !rc && s < json_array_size(sweep); s++)
-      if (strcmp(json_string_value(json_object_get(json_array_get(sweep, s), "axis")),
-                 axis->field) == 0)
+    for (size_t s = 0; param && !rc && s < json_array_size(sweep); s++) {
+      const char *swept = json_string_value(json_object_get(json_array_get(sweep, s), "axis"));
+      if (rigor__axes_overlap(swept, axis->key))
         rc = rigor__fail(c, n->keys[i], "param '%s' is both a sweep axis and a matrix axis",
-                         axis->field);
+                         axis->key);
+    }
+    for (size_t k = 0; param && !rc && k + 1 < m.n_axes; k++)
+      if (strcmp(m.axes[k].section, "params") == 0 && rigor__axes_overlap(m.axes[k].key, axis->key))
+        rc = rigor__fail(c, n->keys[i], "matrix axes '%s' and '%s' set the same param",
+                         m.axes[k].key, axis->key);
     m.group[m.n_axes - 1] = -1;
   }
   json_t *canon_zip = json_array(), *canon_ex = json_array();

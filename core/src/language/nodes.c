@@ -74,6 +74,22 @@ rigor__node_t *rigor__map_without(rigor__cfg_t *c, const rigor__node_t *map, con
   return n;
 }
 
+json_t *rigor__node_json(const rigor__node_t *n) {
+  if (n->kind == RIGOR__SCALAR) return rigor__is_null(n) ? json_null() : json_string(n->text);
+  json_t *out = n->kind == RIGOR__SEQ ? json_array() : json_object();
+  for (size_t i = 0; out && i < n->n; i++) {
+    json_t *item = rigor__node_json(n->items[i]);
+    int rc = !item                   ? -1
+             : n->kind == RIGOR__SEQ ? json_array_append_new(out, item)
+                                     : json_object_set_new(out, n->keys[i]->text, item);
+    if (rc) {
+      json_decref(out);
+      return NULL;
+    }
+  }
+  return out;
+}
+
 static int scalar_or_fail(rigor__cfg_t *c, const rigor__node_t *n, const char *what) {
   return rigor__expect(c, n, RIGOR__SCALAR, what);
 }

@@ -67,6 +67,12 @@ static int resolve_params(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor_
     }
     char what[160];
     snprintf(what, sizeof what, "param '%s'", p->name);
+    if (p->type == RIGOR_PARAM_JSON) {
+      json_t *v = rigor__node_json(n->items[i]);
+      if (!v) return rigor__fail(c, n->items[i], "%s: not valid UTF-8", what);
+      json_object_set_new(params, p->name, v);
+      continue;
+    }
     if (rigor__expect(c, n->items[i], RIGOR__SCALAR, what)) return RIGOR_ECONFIG;
     json_t *v = NULL;
     if (rigor_param_from_text(p, n->items[i]->text, &v, msg, sizeof msg) != 0)
@@ -143,16 +149,6 @@ static int check_name(rigor__cfg_t *c, const rigor__node_t *n, const char **out)
     if (!isalnum((unsigned char)*p) && *p != '_' && *p != '-' && *p != '.')
       return rigor__fail(c, n, "name '%s' may use only letters, digits, '_', '-' and '.'", *out);
   return 0;
-}
-
-static bool runs_commands(const rigor_plugin_t *d, const rigor_experiment_t *e) {
-  if (!(d->flags & RIGOR_PLUGIN_RUNS_COMMANDS)) return false;
-  for (uint32_t i = 0; i < e->n_variants; i++) {
-    const json_t *runner =
-        json_object_get(json_object_get(e->variants[i].settings, "params"), "runner");
-    if (json_is_string(runner) && json_string_length(runner) > 0) return true;
-  }
-  return false;
 }
 
 typedef struct top {
@@ -246,8 +242,8 @@ static int resolve_experiment(rigor__cfg_t *c, const rigor__node_t *n, const top
     e->output = malloc(len);
     if (e->output) snprintf(e->output, len, "results/%s.jsonl", top->name ? top->name : name);
   }
-  e->runs_commands = runs_commands(d, e);
-  return e->output && e->name && e->source ? 0 : rigor__fail(c, n, "out of memory");
+  if (!e->output || !e->name || !e->source) return rigor__fail(c, n, "out of memory");
+  return rigor__plugin_hooks(c, d, n, e);
 }
 
 static int check_schema(rigor__cfg_t *c, const rigor__node_t *root) {
@@ -395,6 +391,7 @@ void rigor_config_free(rigor_config_t *cfg) {
     rigor_experiment_t *e = &cfg->experiments[i];
     for (uint32_t k = 0; k < e->n_variants; k++) {
       free(e->variants[k].label);
+      free(e->variants[k].commands);
       json_decref(e->variants[k].axes);
       json_decref(e->variants[k].settings);
     }

@@ -11,7 +11,8 @@
 #include "clock.h"
 #include "errors.h"
 #include "measure.h"
-#include "points.h"
+#include "metric_set.h"
+#include "run_params.h"
 #include "telemetry.h"
 #include "timing.h"
 #include "utf8.h"
@@ -75,15 +76,15 @@ static void send_end(const rigor_child_args_t *a, rigor_run_status_t status, con
                          affinity));
 }
 
-/* The outcome of measuring: a status and the plugin's error, if any. */
-static rigor_run_status_t measure(child_t *c, const rigor_timing_t *timing,
-                                  const rigor_point_set_t *pts, const json_t *deadline,
-                                  json_t **identity) {
+/* The outcome of measuring: a status and the plugin's error, if any. `recorded` is the plugin
+ * with the metrics its params declare. */
+static rigor_run_status_t measure(child_t *c, const rigor_plugin_t *recorded,
+                                  const rigor_timing_t *timing, const rigor_run_params_t *pts,
+                                  const json_t *deadline, json_t **identity) {
   const rigor_child_args_t *a = c->a;
   const rigor_plugin_t *p = a->plugin;
   rigor_work_t work = {0};
-  rigor_points_t plugin_points = {pts->n, (const void *const *)pts->structs};
-  int rc = p->init(&c->ctx, &c->ctx.host, pts->base, &plugin_points, &c->state, &work);
+  int rc = p->init(&c->ctx, &c->ctx.host, pts->base, &pts->points, &c->state, &work);
   if (rc < 0) {
     if (c->ctx.error_code == 0)
       c->ctx.host.error(&c->ctx, rc, "init returned %d (%s)", rc, rigor_strerror(rc));
@@ -94,7 +95,7 @@ static rigor_run_status_t measure(child_t *c, const rigor_timing_t *timing,
   *identity = identity_json(c);
   rigor_measure_t m = {
       .ctx = &c->ctx,
-      .plugin = p,
+      .plugin = recorded,
       .state = c->state,
       .timing = timing,
       .points = (const void *const *)pts->structs,
@@ -133,7 +134,8 @@ int rigor_child_run(const rigor_child_args_t *a) {
   const json_t *env = json_object_get(a->settings, "environment");
   rigor_run_status_t status = RIGOR_RUN_FAILED;
   json_t *affinity = NULL, *identity = NULL, *summary = NULL, *raw = NULL;
-  rigor_point_set_t pts = {0};
+  rigor_run_params_t pts = {0};
+  rigor_metric_set_t metric_set = {0};
   rigor_telemetry_t *tele = NULL;
   char err[1024];
 
@@ -156,14 +158,20 @@ int rigor_child_run(const rigor_child_args_t *a) {
   c.ctx.n_cpus = n_cpus < 1024 ? n_cpus : 1024;
   if (bind && !json_is_null(bind)) affinity = cpus_json(&c.ctx);
 
-  if (rigor_point_set_build(p, json_object_get(a->settings, "params"),
-                            json_object_get(a->settings, "sweep"), &pts, err, sizeof err) < 0) {
+  if (rigor_run_params_build(p, json_object_get(a->settings, "params"),
+                             json_object_get(a->settings, "sweep"), &pts, err, sizeof err) < 0) {
     c.ctx.host.error(&c.ctx, RIGOR_ECONFIG, "params: %s", err);
     goto end;
   }
+  if (rigor_metric_set_build(p, pts.base, &metric_set, err, sizeof err) < 0) {
+    c.ctx.host.error(&c.ctx, RIGOR_EPLUGIN, "metrics: %s", err);
+    goto end;
+  }
+  /* Samples carry the static metrics and those the params declare. */
+  const rigor_plugin_t recorded = rigor_metric_set_bind(p, &metric_set);
   rigor_telemetry_start(json_object_get(env, "telemetry"), c.ctx.cpus, c.ctx.n_cpus, telemetry_hook,
                         &c, &tele);
-  status = measure(&c, &timing, &pts, deadline, &identity);
+  status = measure(&c, &recorded, &timing, &pts, deadline, &identity);
   /* The sampler stops before fini, so the hook never sees freed state. */
   summary = tele ? rigor_telemetry_stop(tele, &raw) : NULL;
   if (c.state) {
@@ -173,6 +181,7 @@ int rigor_child_run(const rigor_child_args_t *a) {
   }
 end:
   send_end(a, status, &c.ctx, summary, raw, identity, affinity);
-  rigor_point_set_free(p, &pts);
+  rigor_metric_set_free(&metric_set);
+  rigor_run_params_free(p, &pts);
   return rigor_child_exit_code(status);
 }

@@ -248,6 +248,13 @@ static json_t *experiment_record(const runner_t *r) {
   rigor_clock_info_t clock;
   rigor_clock_probe(&clock);
   json_t *variants = variants_json(job);
+  json_t *plugin = rigor_plugin_describe(r->plugin);
+  char err[512];
+  for (uint32_t i = 0; i < job->n_variants; i++)
+    if (rigor_plugin_describe_declared(plugin, &r->plugin->desc,
+                                       json_object_get(job->variants[i].settings, "params"), err,
+                                       sizeof err) < 0)
+      break; /* the run's process reports the same failure as its reason */
   rigor_experiment_record_t x = {
       .name = job->name,
       .hash = job->hash,
@@ -255,7 +262,7 @@ static json_t *experiment_record(const runner_t *r) {
       .config = job->config,
       .variants = variants,
       .schedule = job->schedule,
-      .plugin = rigor_plugin_describe(r->plugin),
+      .plugin = plugin,
       .clock_resolution_s = clock.resolution_s,
       .clock_now_cost_s = clock.now_cost_s,
       .identity = rigor_identity_host(),

@@ -29,6 +29,7 @@ static void set_value(const rigor_param_t *p, void *params, const char *text) {
     *(double *)field = strtod(text, NULL);
     break;
   case RIGOR_PARAM_STRING:
+  case RIGOR_PARAM_JSON:
     *(const char **)field = text;
     break;
   case RIGOR_PARAM_ENUM:

@@ -1,0 +1,43 @@
+#include "exec_metrics.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int exec_metrics_compile(const exec_spec_t *s, exec_metric_t **out, char *err, size_t errlen) {
+  *out = calloc(s->n_metrics + 1, sizeof **out);
+  if (!*out) return snprintf(err, errlen, "out of memory"), RIGOR_ENOMEM;
+  for (size_t i = 0; i < s->n_metrics; i++) {
+    (*out)[i].spec = &s->metrics[i];
+    int rc = regcomp(&(*out)[i].re, s->metrics[i].regex, REG_EXTENDED | REG_NEWLINE);
+    if (rc != 0) {
+      regerror(rc, &(*out)[i].re, err, errlen);
+      exec_metrics_free(*out, i);
+      *out = NULL;
+      return RIGOR_ECONFIG;
+    }
+  }
+  return 0;
+}
+
+void exec_metrics_free(exec_metric_t *m, size_t n) {
+  for (size_t i = 0; m && i < n; i++)
+    regfree(&m[i].re);
+  free(m);
+}
+
+double exec_metric_value(const exec_metric_t *m, const char *text) {
+  regmatch_t g[2];
+  if (regexec(&m->re, text, 2, g, 0) != 0 || g[1].rm_so < 0) return NAN;
+  char number[128];
+  size_t len = (size_t)(g[1].rm_eo - g[1].rm_so);
+  if (len == 0 || len >= sizeof number) return NAN;
+  memcpy(number, text + g[1].rm_so, len);
+  number[len] = '\0';
+  char *end = NULL;
+  double v = strtod(number, &end);
+  while (end && (*end == ' ' || *end == '\t'))
+    end++;
+  return end && end != number && *end == '\0' ? v : NAN;
+}
