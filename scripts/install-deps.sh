@@ -3,9 +3,9 @@
 # Usage: scripts/install-deps.sh [--test]   (--test adds the tools the test suite uses)
 set -euo pipefail
 packages=(build-essential cmake pkg-config libyaml-dev libjansson-dev libhwloc-dev libssl-dev
-          libcmocka-dev openmpi-bin libopenmpi-dev)
+          libcmocka-dev openmpi-bin libopenmpi-dev libsqlite3-dev libpq-dev)
 if [ "${1:-}" = "--test" ]; then
-  packages+=(clang valgrind chromium jq)
+  packages+=(clang valgrind chromium jq postgresql)
 fi
 missing=()
 for p in "${packages[@]}"; do

@@ -26,5 +26,10 @@ int rigor_cmd_rounds(int argc, char **argv);     /* cmd_rounds.c */
 int rigor_cmd_check(int argc, char **argv);      /* cmd_check.c */
 int rigor_cmd_child(int argc, char **argv);      /* cmd_child.c: one run, started by the runner */
 int rigor_cmd_new_plugin(int argc, char **argv); /* cmd_new_plugin.c */
+int rigor_cmd_store(int argc, char **argv);      /* cmd_store.c */
+int rigor_cmd_history(int argc, char **argv);    /* cmd_history.c */
+
+/* cmd_store.c: the store a command reads: `given` (--db), else $RIGOR_DB, else rigor.db. */
+const char *rigor_store_url(const char *given);
 
 #endif
