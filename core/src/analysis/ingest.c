@@ -21,8 +21,8 @@ static void read_experiment_record(rigor_exp_analysis_t *e, json_t *rec) {
   json_t *v;
   json_array_foreach(json_object_get(rec, "variants"), i, v) {
     json_t *idx = json_object_get(v, "index");
-    rigor_variant_info_t *vi =
-        rigor__variant_info(e, json_is_integer(idx) ? (uint32_t)json_integer_value(idx) : (uint32_t)i);
+    rigor_variant_info_t *vi = rigor__variant_info(
+        e, json_is_integer(idx) ? (uint32_t)json_integer_value(idx) : (uint32_t)i);
     if (!vi) continue;
     vi->label = json_string_value(json_object_get(v, "label"));
     vi->axes = json_object_get(v, "axes");
@@ -151,8 +151,10 @@ static int add_iterations(row_acc_t *ra, json_t *it) {
   row->iter_n += (size_t)rigor_json_number_at(it, "n");
   row->iter_min = fmin(row->iter_min, rigor_json_number_at(it, "min"));
   row->iter_max = fmax(row->iter_max, rigor_json_number_at(it, "max"));
-  int rc = dvec_push(&ra->it_cv, rigor_json_number_at(it, "cv")) | dvec_push(&ra->it_p50, rigor_json_number_at(it, "p50")) |
-           dvec_push(&ra->it_p95, rigor_json_number_at(it, "p95")) | dvec_push(&ra->it_p99, rigor_json_number_at(it, "p99"));
+  int rc = dvec_push(&ra->it_cv, rigor_json_number_at(it, "cv")) |
+           dvec_push(&ra->it_p50, rigor_json_number_at(it, "p50")) |
+           dvec_push(&ra->it_p95, rigor_json_number_at(it, "p95")) |
+           dvec_push(&ra->it_p99, rigor_json_number_at(it, "p99"));
   json_t *raw = json_object_get(it, "raw");
   if (!json_is_array(raw) || json_array_size(raw) == 0) ra->it_all_raw = false;
   size_t i;
@@ -203,7 +205,8 @@ static int add_sample(rigor_exp_analysis_t *e, exp_build_t *b, json_t *rec) {
   double r;
   if (isfinite(r = rigor_json_number_at(rates, "bytes_per_s"))) rc |= dvec_push(&ra->bps, r);
   if (isfinite(r = rigor_json_number_at(rates, "flops_per_s"))) rc |= dvec_push(&ra->fps, r);
-  if (isfinite(r = rigor_json_number_at(rates, "busbw_bytes_per_s"))) rc |= dvec_push(&ra->busbw, r);
+  if (isfinite(r = rigor_json_number_at(rates, "busbw_bytes_per_s")))
+    rc |= dvec_push(&ra->busbw, r);
   if (cycle > 0) row->best_bytes_per_s = fmin(row->best_bytes_per_s, t);
   json_t *it = json_object_get(rec, "iterations");
   if (json_is_object(it)) rc |= add_iterations(ra, it);
@@ -348,18 +351,35 @@ static void attach_raw_telemetry(const char *path, json_t *records) {
   json_decref(raw);
 }
 
+static rigor_analysis_t *analysis_new(size_t n) {
+  rigor_analysis_t *a = calloc(1, sizeof *a);
+  if (!a) return NULL;
+  a->records = json_array();
+  a->sources = calloc(n, sizeof *a->sources);
+  a->truncated = calloc(n, sizeof *a->truncated);
+  if (!a->records || !a->sources || !a->truncated) {
+    rigor_analysis_free(a);
+    return NULL;
+  }
+  return a;
+}
+
+/* Takes `records` (one source's array) into a and analyses it. */
+static int add_source(rigor_analysis_t *a, json_t *records, const char *source, char *err,
+                      size_t errlen) {
+  json_array_append_new(a->records, records);
+  a->sources[a->n_sources] = strdup(source);
+  if (!a->sources[a->n_sources]) return RIGOR_ENOMEM;
+  int rc = analyse_file(a, records, a->sources[a->n_sources++]);
+  if (rc) snprintf(err, errlen, "%s: %s", source, rigor_strerror(rc));
+  return rc;
+}
+
 int rigor_analysis_load(const char *const *paths, size_t n_paths, rigor_analysis_t **out, char *err,
                         size_t errlen) {
   if (!paths || !out || n_paths == 0) return RIGOR_EINVAL;
-  rigor_analysis_t *a = calloc(1, sizeof *a);
+  rigor_analysis_t *a = analysis_new(n_paths);
   if (!a) return RIGOR_ENOMEM;
-  a->records = json_array();
-  a->sources = calloc(n_paths, sizeof *a->sources);
-  a->truncated = calloc(n_paths, sizeof *a->truncated);
-  if (!a->sources || !a->truncated) {
-    rigor_analysis_free(a);
-    return RIGOR_ENOMEM;
-  }
   for (size_t i = 0; i < n_paths; i++) {
     json_t *records;
     int rc = rigor_results_load(paths[i], &records, &a->truncated[i], err, errlen);
@@ -374,14 +394,30 @@ int rigor_analysis_load(const char *const *paths, size_t n_paths, rigor_analysis
       return rc;
     }
     attach_raw_telemetry(paths[i], records);
-    json_array_append_new(a->records, records);
-    a->sources[a->n_sources++] = strdup(paths[i]);
-    rc = analyse_file(a, records, a->sources[i]);
-    if (rc) {
-      snprintf(err, errlen, "%s: %s", paths[i], rigor_strerror(rc));
+    if ((rc = add_source(a, records, paths[i], err, errlen))) {
       rigor_analysis_free(a);
       return rc;
     }
+  }
+  *out = a;
+  return 0;
+}
+
+int rigor_analysis_of_records(json_t *records, const char *source, rigor_analysis_t **out,
+                              char *err, size_t errlen) {
+  if (!records || !source || !out) {
+    json_decref(records);
+    return RIGOR_EINVAL;
+  }
+  rigor_analysis_t *a = analysis_new(1);
+  if (!a) {
+    json_decref(records);
+    return RIGOR_ENOMEM;
+  }
+  int rc = add_source(a, records, source, err, errlen);
+  if (rc) {
+    rigor_analysis_free(a);
+    return rc;
   }
   *out = a;
   return 0;
