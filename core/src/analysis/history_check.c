@@ -70,6 +70,12 @@ static judgement_t contrast(check_t *c, const rigor_series_t *s, size_t at, char
                     (r->ci_hi - 1) * 100);
     if (r->reason[0] && n > 0 && (size_t)n < len)
       snprintf(why + n, len - (size_t)n, "; %s", r->reason);
+    if (r->runs_base < 2 || r->runs_cand < 2) {
+      n = (int)strlen(why);
+      if ((size_t)n < len) snprintf(why + n, len - (size_t)n, "; a verdict needs two runs a side");
+      rigor_comparison_free(cmp);
+      return NOT_JUDGED;
+    }
     j = r->verdict == RIGOR_CMP_SLOWER                                   ? JUDGED_REGRESSION
         : r->verdict == RIGOR_CMP_SAME || r->verdict == RIGOR_CMP_FASTER ? JUDGED_OK
                                                                          : NOT_JUDGED;
@@ -93,6 +99,34 @@ static judgement_t detector(const rigor_series_t *s, const rigor_history_point_t
     snprintf(why + n, len - (size_t)n, ", p %.2g, over %zu points before and %zu after", ch->cp.p,
              ch->cp.n_before, ch->cp.n_after);
   return ch->regression ? JUDGED_REGRESSION : JUDGED_OK;
+}
+
+/* Regression change points before `at` that the detector finds only with the point at `at`:
+ * what this commit's data newly shows about earlier commits (found late, not opened here). */
+static json_t *found_now(const rigor_history_t *h, const rigor_series_t *s, size_t at) {
+  json_t *list = json_array();
+  double *y = malloc((s->n_points ? s->n_points : 1) * sizeof *y);
+  size_t *where = malloc((s->n_points ? s->n_points : 1) * sizeof *where), n = 0;
+  for (size_t i = 0; y && where && i < at; i++)
+    if (s->points[i].verdict == RIGOR_VERDICT_STABLE) where[n] = i, y[n++] = s->points[i].value;
+  rigor_change_point_t *before = NULL;
+  size_t n_before = 0;
+  if (y && where && rigor_change_points(y, n, &s->cpd, &before, &n_before) == 0) {
+    for (size_t k = 0; k < s->n_changes; k++) {
+      const rigor_history_change_t *c = &s->changes[k];
+      if (!c->regression || c->point >= at) continue;
+      bool known = false;
+      for (size_t j = 0; j < n_before && !known; j++)
+        known = where[before[j].index] == c->point;
+      if (known) continue;
+      char label[64];
+      rigor_history_commit_label(h, s->points[c->point].commit, label, sizeof label);
+      json_array_append_new(list, json_pack("{s:s, s:f, s:f}", "commit", label, "change",
+                                            c->cp.change, "p", c->cp.p));
+    }
+  }
+  free(before), free(y), free(where);
+  return list;
 }
 
 static judgement_t judge(check_t *c, const rigor_series_t *s, size_t at, const char **method,
@@ -135,11 +169,25 @@ int rigor_history_check(rigor_store_t *s, const rigor_history_t *h, size_t commi
     judgement_t j = judge(&c, ser, at - 1, &method, why, sizeof why);
     judged++;
     regressed += j == JUDGED_REGRESSION;
-    if (json)
-      json_array_append_new(rows, json_pack("{s:s, s:s, s:s, s:s}", "series", ser->name, "verdict",
-                                            judgement_names[j], "method", method, "why", why));
-    else
+    json_t *late = found_now(h, ser, at - 1);
+    if (json) {
+      json_array_append_new(rows, json_pack("{s:s, s:s, s:s, s:s, s:O}", "series", ser->name,
+                                            "verdict", judgement_names[j], "method", method, "why",
+                                            why, "found_now", late));
+    } else {
       fprintf(out, "%-10s %s: %s\n", judgement_names[j], ser->name, why);
+      size_t k;
+      json_t *cp;
+      json_array_foreach(late, k, cp) {
+        fprintf(out,
+                "note       %s: with this commit's data a regression change point shows at %s "
+                "(%+.2f%%, p %.2g)\n",
+                ser->name, json_string_value(json_object_get(cp, "commit")),
+                json_real_value(json_object_get(cp, "change")) * 100,
+                json_real_value(json_object_get(cp, "p")));
+      }
+    }
+    json_decref(late);
   }
   for (size_t k = 0; k < h->n_commits; k++)
     rigor_analysis_free(c.analyses[k]);

@@ -1,3 +1,4 @@
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -258,7 +259,11 @@ static int cmd_export(store_args_t *a) {
   if (rc) return rc;
   FILE *out = a->out ? fopen(a->out, "wx") : stdout;
   if (!out) {
-    perror(a->out);
+    if (errno == EEXIST)
+      fprintf(stderr, "rigor store export: %s exists: a results file is never overwritten\n",
+              a->out);
+    else
+      perror(a->out);
     rigor_store_close(s);
     return RIGOR_EXIT_USAGE;
   }
