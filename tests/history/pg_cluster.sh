@@ -4,6 +4,8 @@
 # server refuses root). Usage: pg_cluster.sh start STATE_DIR | stop STATE_DIR
 # start writes STATE_DIR/url (a libpq URI of the cluster's postgres database), or, where the
 # server binaries are not installed, STATE_DIR/missing with the reason; the tests read them.
+# The tests' cluster does not sync to disk; RIGOR_PG_DURABLE=1 keeps the server's defaults (the
+# import speed benchmark uses it).
 set -euo pipefail
 action=${1:?start or stop}
 state=${2:?state folder}
@@ -67,8 +69,9 @@ start)
     cat "$dir/initdb.log" >&2
     exit 1
   fi
-  if ! as_server "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-    -o "-c listen_addresses='' -k $dir -p $port -c fsync=off -c full_page_writes=off" \
+  options="-c listen_addresses='' -k $dir -p $port"
+  [ "${RIGOR_PG_DURABLE:-0}" = 1 ] || options+=" -c fsync=off -c full_page_writes=off"
+  if ! as_server "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 -o "$options" \
     start >/dev/null; then
     cat "$dir/server.log" >&2
     exit 1
