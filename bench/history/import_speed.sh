@@ -55,14 +55,23 @@ for k in $(seq 1 "$repeat"); do
   "$rigor" store add "$work/big.jsonl" --db "$work/s.db" --commit x --quiet
   t1=$(now)
   db="rigor_import_$k"
-  psql -q "$admin" -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db" >/dev/null
+  PGOPTIONS='-c client_min_messages=warning' psql -q "$admin" -c "DROP DATABASE IF EXISTS $db" \
+    -c "CREATE DATABASE $db" >/dev/null
   url="${admin/\/postgres\?//$db?}"
   t2=$(now)
   "$rigor" store add "$work/big.jsonl" --db "$url" --commit x --quiet
   t3=$(now)
-  echo "$k $(echo "$n / ($t1 - $t0)" | bc -l) $(echo "$n / ($t3 - $t2)" | bc -l)"
-done | awk '{ printf "import %d: SQLite %.0f samples/s, PostgreSQL %.0f samples/s\n", $1, $2, $3;
-              s[NR] = $2; p[NR] = $3 }
-            END { n = asort(s); asort(p); m = int((n + 1) / 2);
-                  printf "median: SQLite %.0f samples/s, PostgreSQL %.0f samples/s, ratio %.2f\n",
-                         s[m], p[m], s[m] / p[m] }'
+  echo "$k $t0 $t1 $t2 $t3"
+done | python3 -c '
+import statistics, sys
+n = int(sys.argv[1])
+s, p = [], []
+for line in sys.stdin:
+    k, t0, t1, t2, t3 = line.split()
+    s.append(n / (float(t1) - float(t0)))
+    p.append(n / (float(t3) - float(t2)))
+    print("import %s: SQLite %.0f samples/s, PostgreSQL %.0f samples/s" % (k, s[-1], p[-1]))
+ms, mp = statistics.median(s), statistics.median(p)
+print("median: SQLite %.0f samples/s, PostgreSQL %.0f samples/s; SQLite / PostgreSQL %.2f"
+      % (ms, mp, ms / mp))
+' "$n"

@@ -3,6 +3,8 @@
 # more elements (a planted 5% slowdown from commit 20), imported into SQLite and into a
 # throwaway PostgreSQL cluster; prints what `rigor history` finds in each, and the gate's verdict
 # at commits 19, 20 and 29. Usage: bench/history/stream_history.sh [BUILD_DIR] [WORK_DIR]
+# On a shared machine, QUIET_LOAD=1.0 waits before each commit until the 1-minute load average is
+# below 1.0 (at most QUIET_WAIT seconds, default 600), as a nightly job runs when the host is idle.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 build="${1:-$root/build}"
@@ -17,8 +19,19 @@ pg="$(cat "$pg_state/url")"
 sqlite="$work/history.db"
 rm -f "$sqlite"
 echo "CPU: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) CPUs"
+quiet() {
+  [ -n "${QUIET_LOAD:-}" ] || return 0
+  local waited=0
+  while awk -v max="$QUIET_LOAD" '{ exit !($1 >= max) }' /proc/loadavg &&
+    [ "$waited" -lt "${QUIET_WAIT:-600}" ]; do
+    sleep 5
+    waited=$((waited + 5))
+  done
+  echo "$1: load $(cut -d' ' -f1 /proc/loadavg) after waiting ${waited} s"
+}
 for i in $(seq 0 29); do
   c=$(printf 'c%02d' "$i")
+  quiet "$c"
   elements=4194304
   [ "$i" -ge 20 ] && elements=4404019 # 4194304 x 1.05
   sed "s/elements: 4194304/elements: $elements/" "$root/bench/history/stream.yaml" >"$work/$c.yaml"

@@ -256,34 +256,26 @@ static int append_line(text_buf_t *b, const char *text) {
   return 0;
 }
 
-static int append_record(text_buf_t *b, const json_t *rec) {
-  char *text = rigor_canonical_dump(rec);
-  int rc = text ? append_line(b, text) : RIGOR_ENOMEM;
-  free(text);
-  return rc;
-}
-
-/* Same experiment record, same run record, same samples: the same run. */
-static int run_key(const exp_group_t *e, const run_group_t *g, char out[65]) {
+/* Same experiment record, same run record, same samples: the same run. The texts are the
+ * records as stored (jansson's compact form, the file's member order). */
+static int run_key(const exp_group_t *e, const char *run, char *const *samples, size_t n,
+                   char out[65]) {
   text_buf_t b = {0};
   int rc = append_line(&b, e->key);
-  if (!rc) rc = append_record(&b, g->rec);
-  size_t i;
-  const json_t *rec;
-  json_array_foreach(g->samples, i, rec) {
-    if (!rc) rc = append_record(&b, rec);
-  }
+  if (!rc) rc = append_line(&b, run);
+  for (size_t i = 0; !rc && i < n; i++)
+    rc = append_line(&b, samples[i]);
   if (!rc) rigor_sha256_hex(b.p, b.len, out);
   free(b.p);
   return rc;
 }
 
-static int store_samples(writer_t *w, const char *run_id, const json_t *samples) {
+static int store_samples(writer_t *w, const char *run_id, const json_t *samples,
+                         char *const *texts) {
   size_t n = json_array_size(samples);
   char sql[SAMPLE_BATCH * 96 + 256];
   const char *p[SAMPLE_BATCH * SAMPLE_COLS];
   char nums[SAMPLE_BATCH][4][32];
-  char *texts[SAMPLE_BATCH];
   int rc = 0;
   for (size_t first = 0; !rc && first < n; first += SAMPLE_BATCH) {
     size_t rows = n - first < SAMPLE_BATCH ? n - first : SAMPLE_BATCH;
@@ -303,7 +295,6 @@ static int store_samples(writer_t *w, const char *run_id, const json_t *samples)
       snprintf(nums[r][2], sizeof nums[r][2], "%lld",
                (long long)json_integer_value(json_object_get(rec, "point")));
       snprintf(nums[r][3], sizeof nums[r][3], "%.17g", json_number_value(t));
-      texts[r] = dump(rec);
       const char *row[SAMPLE_COLS] = {
           run_id,
           nums[r][0],
@@ -312,30 +303,41 @@ static int store_samples(writer_t *w, const char *run_id, const json_t *samples)
           json_string_value(json_object_get(rec, "point_label")),
           json_string_value(json_object_get(rec, "status")),
           json_is_number(t) ? nums[r][3] : NULL,
-          texts[r],
+          texts[first + r],
       };
       memcpy(&p[b], row, sizeof row);
-      if (!texts[r]) rc = RIGOR_ENOMEM;
     }
-    if (!rc) rc = rigor__sql(w->s, sql, (int)(rows * SAMPLE_COLS), p);
-    for (size_t r = 0; r < rows; r++)
-      free(texts[r]);
+    rc = rigor__sql(w->s, sql, (int)(rows * SAMPLE_COLS), p);
   }
   if (!rc) w->res->samples_added += n;
   return rc;
 }
 
+static void free_texts(char **texts, size_t n) {
+  for (size_t i = 0; texts && i < n; i++)
+    free(texts[i]);
+  free(texts);
+}
+
 static int store_run(writer_t *w, const exp_group_t *e, const run_group_t *g) {
+  size_t n = json_array_size(g->samples);
+  char **texts = calloc(n ? n : 1, sizeof *texts);
+  char *record = dump(g->rec);
+  int rc = texts && record ? 0 : RIGOR_ENOMEM;
+  for (size_t i = 0; !rc && i < n; i++)
+    if (!(texts[i] = dump(json_array_get(g->samples, i)))) rc = RIGOR_ENOMEM;
   char key[65], exp_id[32], run[32], attempt[32], variant[32];
-  int rc = run_key(e, g, key);
-  if (rc) return rc;
+  if (!rc) rc = run_key(e, record, texts, n, key);
+  if (rc) {
+    free(record);
+    free_texts(texts, n);
+    return rc;
+  }
   snprintf(exp_id, sizeof exp_id, "%lld", e->id);
   snprintf(run, sizeof run, "%lld", (long long)g->run);
   snprintf(attempt, sizeof attempt, "%lld", (long long)g->attempt);
   const json_t *v = json_object_get(g->rec, "variant");
   snprintf(variant, sizeof variant, "%lld", (long long)json_integer_value(v));
-  char *record = dump(g->rec);
-  if (!record) return RIGOR_ENOMEM;
   const char *p[] = {key,
                      exp_id,
                      w->import_id,
@@ -355,15 +357,15 @@ static int store_run(writer_t *w, const exp_group_t *e, const run_group_t *g) {
                        "RETURNING id",
                        11, p, returned_id, &id);
   free(record);
-  if (rc) return rc;
-  if (!id) {
-    w->res->runs_present++;
-    return 0;
+  if (!rc && !id) w->res->runs_present++;
+  if (!rc && id) {
+    w->res->runs_added++;
+    char run_id[32];
+    snprintf(run_id, sizeof run_id, "%lld", id);
+    rc = store_samples(w, run_id, g->samples, texts);
   }
-  w->res->runs_added++;
-  char run_id[32];
-  snprintf(run_id, sizeof run_id, "%lld", id);
-  return store_samples(w, run_id, g->samples);
+  free_texts(texts, n);
+  return rc;
 }
 
 static int store_import_row(writer_t *w, const import_t *im, const rigor_store_import_opts_t *o,

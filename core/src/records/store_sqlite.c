@@ -13,6 +13,7 @@
 typedef struct stmt_cache {
   char *sql[CACHE_SLOTS];
   sqlite3_stmt *st[CACHE_SLOTS];
+  int *slot_of[CACHE_SLOTS]; /* $k's binding slot, k from 1; SQLite finds names by a linear scan */
   size_t next;
 } stmt_cache_t;
 
@@ -21,35 +22,47 @@ static int fail(rigor_store_t *s) {
   return RIGOR_EIO;
 }
 
-static sqlite3_stmt *prepared(rigor_store_t *s, const char *sql) {
+static sqlite3_stmt *prepared(rigor_store_t *s, const char *sql, const int **slot_of) {
   stmt_cache_t *c = s->cache;
   for (size_t i = 0; i < CACHE_SLOTS; i++)
-    if (c->sql[i] && strcmp(c->sql[i], sql) == 0) return c->st[i];
+    if (c->sql[i] && strcmp(c->sql[i], sql) == 0) {
+      *slot_of = c->slot_of[i];
+      return c->st[i];
+    }
   sqlite3_stmt *st = NULL;
   if (sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &st, NULL) != SQLITE_OK)
     return NULL;
   size_t slot = c->next++ % CACHE_SLOTS;
   sqlite3_finalize(c->st[slot]);
   free(c->sql[slot]);
+  free(c->slot_of[slot]);
+  int n = sqlite3_bind_parameter_count(st);
   c->sql[slot] = strdup(sql);
   c->st[slot] = st;
-  if (!c->sql[slot]) {
+  c->slot_of[slot] = calloc((size_t)n + 1, sizeof(int));
+  if (!c->sql[slot] || !c->slot_of[slot]) {
     sqlite3_finalize(st);
-    c->st[slot] = NULL;
+    free(c->sql[slot]), free(c->slot_of[slot]);
+    c->st[slot] = NULL, c->sql[slot] = NULL, c->slot_of[slot] = NULL;
     return NULL;
   }
+  for (int k = 1; k <= n; k++) {
+    const char *name = sqlite3_bind_parameter_name(st, k);
+    long at = name && name[0] == '$' ? strtol(name + 1, NULL, 10) : 0;
+    if (at >= 1 && at <= n) c->slot_of[slot][at] = k;
+  }
+  *slot_of = c->slot_of[slot];
   return st;
 }
 
 static int sqlite_exec(rigor_store_t *s, const char *sql, int n, const char *const *params,
                        rigor__row_fn fn, void *ctx) {
-  sqlite3_stmt *st = prepared(s, sql);
+  const int *slot_of = NULL;
+  sqlite3_stmt *st = prepared(s, sql, &slot_of);
   if (!st) return fail(s);
-  int rc = 0;
+  int rc = 0, slots = sqlite3_bind_parameter_count(st);
   for (int i = 0; i < n && !rc; i++) {
-    char name[16];
-    snprintf(name, sizeof name, "$%d", i + 1);
-    int at = sqlite3_bind_parameter_index(st, name);
+    int at = i + 1 <= slots ? slot_of[i + 1] : 0;
     if (at == 0) continue;
     int b = params[i] ? sqlite3_bind_text(st, at, params[i], -1, SQLITE_TRANSIENT)
                       : sqlite3_bind_null(st, at);
@@ -76,6 +89,7 @@ static void sqlite_close(rigor_store_t *s) {
   for (size_t i = 0; c && i < CACHE_SLOTS; i++) {
     sqlite3_finalize(c->st[i]);
     free(c->sql[i]);
+    free(c->slot_of[i]);
   }
   free(c);
   sqlite3_close(s->db);
