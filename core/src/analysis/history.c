@@ -371,7 +371,7 @@ int rigor_history_build(rigor_store_t *s, const rigor_history_opts_t *o, rigor_h
     if (!rc) rc = add_commit(&b, a, c);
     rigor_analysis_free(a);
   }
-  for (size_t i = 0; !rc && i < h->n_series; i++) {
+  for (size_t i = 0; !rc && b.gates && i < h->n_series; i++) {
     resolve_cpd(o, &b.gates[i], &h->series[i].cpd);
     rc = detect(&h->series[i]);
   }

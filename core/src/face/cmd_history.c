@@ -100,14 +100,14 @@ static int parse(int argc, char **argv, history_args_t *a) {
   return 0;
 }
 
-static int open_history(const history_args_t *a, const char *what, rigor_store_t **s,
-                        rigor_history_t **h) {
+static int open_history(const history_args_t *a, const rigor_history_opts_t *o, const char *what,
+                        rigor_store_t **s, rigor_history_t **h) {
   char err[1024] = "";
   const char *url = rigor_store_url(a->db);
   *h = NULL;
   int rc = rigor_store_open(url, false, s, err, sizeof err);
   if (!rc) rc = rigor_store_require_current(*s, err, sizeof err);
-  if (!rc) rc = rigor_history_build(*s, &a->opts, h, err, sizeof err);
+  if (!rc) rc = rigor_history_build(*s, o, h, err, sizeof err);
   if (!rc) return 0;
   fprintf(stderr, "rigor %s: %s: %s\n", what, url, err);
   rigor_store_close(*s);
@@ -127,10 +127,11 @@ static int cmd_check(history_args_t *a) {
                     "tree\n");
     return RIGOR_EXIT_USAGE;
   }
-  a->opts.upto = meta.sha;
+  rigor_history_opts_t o = a->opts;
+  o.upto = meta.sha;
   rigor_store_t *s = NULL;
   rigor_history_t *h = NULL;
-  int rc = open_history(a, "history check", &s, &h);
+  int rc = open_history(a, &o, "history check", &s, &h);
   if (rc) return rc;
   bool regression = false;
   char err[1024] = "";
@@ -154,7 +155,7 @@ static int cmd_report(history_args_t *a) {
   }
   rigor_store_t *s = NULL;
   rigor_history_t *h = NULL;
-  int rc = open_history(a, "history", &s, &h);
+  int rc = open_history(a, &a->opts, "history", &s, &h);
   if (rc) return rc;
   FILE *out = a->out ? fopen(a->out, "w") : stdout;
   if (!out) {
