@@ -1,6 +1,6 @@
 /* Subcommands. Each takes argv from the subcommand's name on (argv[0] == "run") and returns the
  * process exit code: 0 good, 1 a run crashed/timed out/errored, 2 usage or config error,
- * 3 correctness failed, 4 compare found a regression, 5 everything skipped. */
+ * 3 correctness failed, 4 compare or history check found a regression, 5 everything skipped. */
 #ifndef RIGOR_CLI_H
 #define RIGOR_CLI_H
 
