@@ -481,6 +481,11 @@ int rigor_store_import(rigor_store_t *s, const char *path, const rigor_store_imp
   if (!rc && (res->experiments_added || res->runs_added)) {
     rc = rigor__commit(s);
     res->import_id = rc ? 0 : id;
+    if (rc) {
+      rigor__store_fail(s, rc, path, err, errlen);
+      rigor__rollback(s);
+      memset(res, 0, sizeof *res);
+    }
   } else {
     if (rc) {
       char what[1100];
