@@ -364,6 +364,19 @@ static void test_points_in_commit_order(void **state) {
   rigor_store_points_free(pts, n);
 }
 
+static void test_url_redacted(void **state) {
+  (void)state;
+  char out[256];
+  rigor_store_url_redact("postgresql://bob:s3cret@db.example/rigor", out, sizeof out);
+  assert_string_equal(out, "postgresql://bob:***@db.example/rigor");
+  rigor_store_url_redact("postgresql:///rigor?host=/run&password=pw&user=u", out, sizeof out);
+  assert_string_equal(out, "postgresql:///rigor?host=/run&password=***&user=u");
+  rigor_store_url_redact("postgresql://bob@db/rigor", out, sizeof out);
+  assert_string_equal(out, "postgresql://bob@db/rigor");
+  rigor_store_url_redact("results/rigor.db", out, sizeof out);
+  assert_string_equal(out, "results/rigor.db");
+}
+
 int main(int argc, char **argv) {
   backend = hx_backend_from_args(argc, argv);
   printf("store backend: %s\n", hx_backend_name(backend));
@@ -375,6 +388,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup_teardown(test_malformed_files_refused, setup, teardown),
       cmocka_unit_test_setup_teardown(test_incremental_and_orphans, setup, teardown),
       cmocka_unit_test_setup_teardown(test_points_in_commit_order, setup, teardown),
+      cmocka_unit_test(test_url_redacted),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -109,7 +109,9 @@ static int open_history(const history_args_t *a, const rigor_history_opts_t *o, 
   if (!rc) rc = rigor_store_require_current(*s, err, sizeof err);
   if (!rc) rc = rigor_history_build(*s, o, h, err, sizeof err);
   if (!rc) return 0;
-  fprintf(stderr, "rigor %s: %s: %s\n", what, url, err);
+  char shown[1024];
+  rigor_store_url_redact(url, shown, sizeof shown);
+  fprintf(stderr, "rigor %s: %s: %s\n", what, shown, err);
   rigor_store_close(*s);
   *s = NULL;
   return RIGOR_EXIT_USAGE;

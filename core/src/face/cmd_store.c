@@ -100,7 +100,9 @@ static int open_store(const char *sub, const char *db, store_mode_t mode, rigor_
     rigor_store_close(*s);
     *s = NULL;
   }
-  fprintf(stderr, "rigor store %s: %s: %s\n", sub, url, err);
+  char shown[1024];
+  rigor_store_url_redact(url, shown, sizeof shown);
+  fprintf(stderr, "rigor store %s: %s: %s\n", sub, shown, err);
   return RIGOR_EXIT_USAGE;
 }
 
@@ -123,8 +125,10 @@ static void print_import(const char *path, const rigor_store_import_result_t *r,
   }
   printf("%s: %zu runs, %zu samples", path, r->runs_added, r->samples_added);
   if (r->runs_present) printf(" (%zu runs were already stored)", r->runs_present);
-  printf(" -> %s, import %lld, commit %.12s%s\n", url, r->import_id, m->sha[0] ? m->sha : "(none)",
-         m->dirty > 0 ? " (dirty)" : "");
+  char shown[1024];
+  rigor_store_url_redact(url, shown, sizeof shown);
+  printf(" -> %s, import %lld, commit %.12s%s\n", shown, r->import_id,
+         m->sha[0] ? m->sha : "(none)", m->dirty > 0 ? " (dirty)" : "");
   if (r->samples_unstored)
     printf("  %zu samples of attempts without a run record were not stored\n", r->samples_unstored);
 }

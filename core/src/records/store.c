@@ -41,6 +41,26 @@ void rigor_store_close(rigor_store_t *s) {
   free(s);
 }
 
+void rigor_store_url_redact(const char *url, char *out, size_t len) {
+  const char *scheme = strstr(url, "://");
+  const char *at = scheme ? strchr(scheme + 3, '@') : NULL;
+  const char *colon = scheme ? strchr(scheme + 3, ':') : NULL;
+  const char *slash = scheme ? strchr(scheme + 3, '/') : NULL;
+  if (at && colon && colon < at && (!slash || at < slash))
+    snprintf(out, len, "%.*s:***%s", (int)(colon - url), url, at);
+  else
+    snprintf(out, len, "%s", url);
+  /* The password may also be a query parameter. */
+  char *p = strstr(out, "password=");
+  if (!p) return;
+  p += strlen("password=");
+  const char *rest = p + strcspn(p, "&");
+  size_t tail = strlen(rest) + 1;
+  if ((size_t)(p - out) + 3 + tail > len) return;
+  memmove(p + 3, rest, tail);
+  memcpy(p, "***", 3);
+}
+
 const char *rigor_store_kind(const rigor_store_t *s) {
   return s && s->ops ? s->ops->kind : "?";
 }

@@ -1,7 +1,8 @@
 /* The results store: the records' second medium, a database that keeps every imported results
  * file with the commit it measured (docs/results-format.md, "The store"). One interface over two
  * databases: SQLite (one file, the default) and PostgreSQL (a server, for a team), chosen by the
- * URL. Every function returns 0 or a negative RIGOR_E* code and writes its reason to err. */
+ * URL. Every function returns 0 or a negative RIGOR_E* code and writes its reason to err (which
+ * does not repeat the URL). */
 #ifndef RIGOR_STORE_H
 #define RIGOR_STORE_H
 
@@ -20,6 +21,8 @@ typedef struct rigor_store rigor_store_t;
  * a missing file is RIGOR_ENOENT. */
 int rigor_store_open(const char *url, bool create, rigor_store_t **out, char *err, size_t errlen);
 void rigor_store_close(rigor_store_t *s);
+/* The URL as messages may show it: a password in "scheme://user:password@host" becomes "***". */
+void rigor_store_url_redact(const char *url, char *out, size_t len);
 /* "sqlite" or "postgresql". */
 const char *rigor_store_kind(const rigor_store_t *s);
 

@@ -58,7 +58,7 @@ int rigor__store_open_pg(const char *url, rigor_store_t *s, char *err, size_t er
   PGconn *conn = PQconnectdb(url);
   if (!conn || PQstatus(conn) != CONNECTION_OK) {
     const char *m = conn ? PQerrorMessage(conn) : "out of memory";
-    snprintf(err, errlen, "%s: cannot connect: %.*s", url, (int)strcspn(m, "\n"), m);
+    snprintf(err, errlen, "cannot connect: %.*s", (int)strcspn(m, "\n"), m);
     PQfinish(conn);
     return RIGOR_EIO;
   }

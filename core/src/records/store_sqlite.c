@@ -111,7 +111,7 @@ int rigor__store_open_sqlite(const char *path, bool create, rigor_store_t *s, ch
   int rc = sqlite3_open_v2(path, &db, flags, NULL);
   if (rc != SQLITE_OK) {
     bool missing = rc == SQLITE_CANTOPEN && !create;
-    snprintf(err, errlen, "%s: %s", path,
+    snprintf(err, errlen, "%s",
              missing ? "no such store (rigor store add creates it)"
                      : (db ? sqlite3_errmsg(db) : sqlite3_errstr(rc)));
     sqlite3_close(db);
@@ -124,7 +124,7 @@ int rigor__store_open_sqlite(const char *path, bool create, rigor_store_t *s, ch
   /* Another process importing holds the write lock for one transaction: wait for it. */
   sqlite3_busy_timeout(db, 30000);
   if (rigor__sql(s, "PRAGMA foreign_keys = ON", 0, NULL)) {
-    snprintf(err, errlen, "%s: %s", path, s->message);
+    snprintf(err, errlen, "%s", s->message);
     return RIGOR_EIO;
   }
   return 0;
