@@ -23,7 +23,7 @@ _rigor() {
   local cur prev words cword
   _init_completion || return
 
-  local commands="run plan validate config plugins report compare rounds check new-plugin"
+  local commands="run plan validate config plugins report compare rounds store history check new-plugin"
   if ((cword == 1)); then
     COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
     return
@@ -43,6 +43,10 @@ _rigor() {
       _filedir
       return
       ;;
+    --db)
+      _filedir db
+      return
+      ;;
     --plugin-path)
       _filedir -d
       return
@@ -51,6 +55,13 @@ _rigor() {
       case $command in
         plugins) COMPREPLY=($(compgen -W "text md" -- "$cur")) ;;
         report) COMPREPLY=($(compgen -W "text md csv json html" -- "$cur")) ;;
+        history)
+          if [[ ${words[2]} == check ]]; then
+            COMPREPLY=($(compgen -W "text json" -- "$cur"))
+          else
+            COMPREPLY=($(compgen -W "text json html" -- "$cur"))
+          fi
+          ;;
         *) COMPREPLY=($(compgen -W "text json" -- "$cur")) ;;
       esac
       return
@@ -59,7 +70,8 @@ _rigor() {
       COMPREPLY=($(compgen -W "variant point" -- "$cur"))
       return
       ;;
-    --threshold | --seed | --metric | --ignore-identity)
+    --threshold | --seed | --metric | --ignore-identity | --commit | --date | --branch | --tag | \
+      --import | --experiment | --series | --upto | --significance | --min-magnitude | --window)
       return
       ;;
     --only)
@@ -122,6 +134,36 @@ _rigor() {
       else
         _filedir jsonl
       fi
+      ;;
+    store)
+      if ((cword == 2)); then
+        COMPREPLY=($(compgen -W "add ls export migrate --help" -- "$cur"))
+        return
+      fi
+      case ${words[2]} in
+        add)
+          if [[ $cur == -* ]]; then
+            COMPREPLY=($(compgen -W "--db --commit --date --branch --tag --quiet --help" -- "$cur"))
+          else
+            _filedir jsonl
+          fi
+          ;;
+        ls) COMPREPLY=($(compgen -W "--db --format --help" -- "$cur")) ;;
+        export)
+          COMPREPLY=($(compgen -W "--db --commit --import --experiment -o --help" -- "$cur"))
+          ;;
+        migrate) COMPREPLY=($(compgen -W "--db --quiet --help" -- "$cur")) ;;
+      esac
+      ;;
+    history)
+      local opts="--db --series --format --significance --min-magnitude --window --help"
+      if [[ ${words[2]} == check ]]; then
+        opts+=" --commit"
+      else
+        opts+=" -o --upto"
+        ((cword == 2)) && opts+=" check"
+      fi
+      COMPREPLY=($(compgen -W "$opts" -- "$cur"))
       ;;
     check)
       COMPREPLY=($(compgen -W "--format --help" -- "$cur"))

@@ -4,10 +4,10 @@
 # --bench those bench/ compares against: hyperfine for bench/exec)
 set -euo pipefail
 packages=(build-essential cmake pkg-config libyaml-dev libjansson-dev libhwloc-dev libssl-dev
-          libcmocka-dev openmpi-bin libopenmpi-dev)
+          libcmocka-dev openmpi-bin libopenmpi-dev libsqlite3-dev libpq-dev)
 for arg in "$@"; do
   case $arg in
-  --test) packages+=(clang valgrind chromium jq) ;;
+  --test) packages+=(clang valgrind chromium jq postgresql) ;;
   --bench) packages+=(hyperfine jq) ;;
   esac
 done

@@ -134,6 +134,10 @@ typedef struct rigor_analysis {
  * indices are per file). Errors are "file:line:col: message" or "file: ...". */
 int rigor_analysis_load(const char *const *paths, size_t n_paths, rigor_analysis_t **out, char *err,
                         size_t errlen);
+/* Analyses records already in memory, as rigor_results_load gives them (one source, named
+ * `source` in messages); takes the array. */
+int rigor_analysis_of_records(json_t *records, const char *source, rigor_analysis_t **out,
+                              char *err, size_t errlen);
 void rigor_analysis_free(rigor_analysis_t *a);
 
 #endif

@@ -351,18 +351,35 @@ static void attach_raw_telemetry(const char *path, json_t *records) {
   json_decref(raw);
 }
 
+static rigor_analysis_t *analysis_new(size_t n) {
+  rigor_analysis_t *a = calloc(1, sizeof *a);
+  if (!a) return NULL;
+  a->records = json_array();
+  a->sources = calloc(n, sizeof *a->sources);
+  a->truncated = calloc(n, sizeof *a->truncated);
+  if (!a->records || !a->sources || !a->truncated) {
+    rigor_analysis_free(a);
+    return NULL;
+  }
+  return a;
+}
+
+/* Takes `records` (one source's array) into a and analyses it. */
+static int add_source(rigor_analysis_t *a, json_t *records, const char *source, char *err,
+                      size_t errlen) {
+  json_array_append_new(a->records, records);
+  a->sources[a->n_sources] = strdup(source);
+  if (!a->sources[a->n_sources]) return RIGOR_ENOMEM;
+  int rc = analyse_file(a, records, a->sources[a->n_sources++]);
+  if (rc) snprintf(err, errlen, "%s: %s", source, rigor_strerror(rc));
+  return rc;
+}
+
 int rigor_analysis_load(const char *const *paths, size_t n_paths, rigor_analysis_t **out, char *err,
                         size_t errlen) {
   if (!paths || !out || n_paths == 0) return RIGOR_EINVAL;
-  rigor_analysis_t *a = calloc(1, sizeof *a);
+  rigor_analysis_t *a = analysis_new(n_paths);
   if (!a) return RIGOR_ENOMEM;
-  a->records = json_array();
-  a->sources = calloc(n_paths, sizeof *a->sources);
-  a->truncated = calloc(n_paths, sizeof *a->truncated);
-  if (!a->sources || !a->truncated) {
-    rigor_analysis_free(a);
-    return RIGOR_ENOMEM;
-  }
   for (size_t i = 0; i < n_paths; i++) {
     json_t *records;
     int rc = rigor_results_load(paths[i], &records, &a->truncated[i], err, errlen);
@@ -377,14 +394,30 @@ int rigor_analysis_load(const char *const *paths, size_t n_paths, rigor_analysis
       return rc;
     }
     attach_raw_telemetry(paths[i], records);
-    json_array_append_new(a->records, records);
-    a->sources[a->n_sources++] = strdup(paths[i]);
-    rc = analyse_file(a, records, a->sources[i]);
-    if (rc) {
-      snprintf(err, errlen, "%s: %s", paths[i], rigor_strerror(rc));
+    if ((rc = add_source(a, records, paths[i], err, errlen))) {
       rigor_analysis_free(a);
       return rc;
     }
+  }
+  *out = a;
+  return 0;
+}
+
+int rigor_analysis_of_records(json_t *records, const char *source, rigor_analysis_t **out,
+                              char *err, size_t errlen) {
+  if (!records || !source || !out) {
+    json_decref(records);
+    return RIGOR_EINVAL;
+  }
+  rigor_analysis_t *a = analysis_new(1);
+  if (!a) {
+    json_decref(records);
+    return RIGOR_ENOMEM;
+  }
+  int rc = add_source(a, records, source, err, errlen);
+  if (rc) {
+    rigor_analysis_free(a);
+    return rc;
   }
   *out = a;
   return 0;

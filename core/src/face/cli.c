@@ -16,6 +16,8 @@ static const struct command {
     {"report", rigor_cmd_report, "statistics and verdicts of results files"},
     {"compare", rigor_cmd_compare, "regression verdicts between two results files"},
     {"rounds", rigor_cmd_rounds, "a sequence of results files as rounds"},
+    {"store", rigor_cmd_store, "import results into a database; list and export them"},
+    {"history", rigor_cmd_history, "series over commits, change points, the CI gate"},
     {"check", rigor_cmd_check, "check this machine for what disturbs measurements"},
     {"new-plugin", rigor_cmd_new_plugin, "write a plugin template, ready to build"},
 };

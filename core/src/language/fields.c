@@ -76,6 +76,21 @@ static int conv_cv_max(rigor__cfg_t *c, const rigor__node_t *n, const char *w, j
   *o = json_real(v);
   return 0;
 }
+static int conv_significance(rigor__cfg_t *c, const rigor__node_t *n, const char *w, json_t **o) {
+  double v = 0;
+  if (rigor__get_percent(c, n, w, 1e-12, 0.5, &v)) return RIGOR_ECONFIG;
+  *o = json_real(v);
+  return 0;
+}
+static int conv_magnitude(rigor__cfg_t *c, const rigor__node_t *n, const char *w, json_t **o) {
+  double v = 0;
+  if (rigor__get_percent(c, n, w, 0, 10, &v)) return RIGOR_ECONFIG;
+  *o = json_real(v);
+  return 0;
+}
+static int conv_window(rigor__cfg_t *c, const rigor__node_t *n, const char *w, json_t **o) {
+  return uint_field(c, n, w, 2, 100000, o);
+}
 static int conv_fraction(rigor__cfg_t *c, const rigor__node_t *n, const char *w, json_t **o) {
   double v = 0;
   if (rigor__get_percent(c, n, w, 0, 1, &v)) return RIGOR_ECONFIG;
@@ -270,6 +285,9 @@ static const rigor__field_t environment_fields[] = {
 static const rigor__field_t gate_fields[] = {
     {"cv_max", conv_cv_max, false, false, false},
     {"min_samples", conv_min_samples, true, false, false},
+    {"change_significance", conv_significance, false, false, false},
+    {"change_min_magnitude", conv_magnitude, false, false, false},
+    {"change_window", conv_window, true, false, false},
     {NULL, NULL, false, false, false},
 };
 static const char *const timing_names[] = {"warmup",   "cycles",        "iters",        "agg",
@@ -277,7 +295,8 @@ static const char *const timing_names[] = {"warmup",   "cycles",        "iters",
                                            "timeout",  "report",        "warmup_sizes", NULL};
 static const char *const environment_names[] = {"affinity", "noise", "randomize_env", "telemetry",
                                                 NULL};
-static const char *const gate_names[] = {"cv_max", "min_samples", NULL};
+static const char *const gate_names[] = {
+    "cv_max", "min_samples", "change_significance", "change_min_magnitude", "change_window", NULL};
 
 static const rigor__field_t *section_table(const char *section) {
   if (strcmp(section, "timing") == 0) return timing_fields;

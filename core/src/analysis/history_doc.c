@@ -1,0 +1,131 @@
+#include <math.h>
+#include <string.h>
+
+#include "history.h"
+#include "report.h"
+
+static void fmt_value(const rigor_series_t *s, double v, char *buf, size_t len) {
+  if (strcmp(s->metric, "time") == 0) {
+    rigor_fmt_time(buf, len, v);
+    return;
+  }
+  rigor_fmt_number(buf, len, v);
+  if (isfinite(v) && s->unit[0]) snprintf(buf + strlen(buf), len - strlen(buf), " %s", s->unit);
+}
+
+static void fmt_change(const rigor_history_change_t *c, char *buf, size_t len) {
+  int n = snprintf(buf, len, "%+.2f%%", c->cp.change * 100);
+  if (isfinite(c->lo))
+    n += snprintf(buf + n, len - (size_t)n, " [%+.2f%%, %+.2f%%]", c->lo * 100, c->hi * 100);
+  snprintf(buf + n, len - (size_t)n, " p %.2g %s", c->cp.p,
+           c->regression ? "REGRESSION" : "improvement");
+}
+
+static rigor_table_t *points_table(const rigor_history_t *h, const rigor_series_t *s) {
+  char title[1400];
+  snprintf(title, sizeof title,
+           "%s (%s is better): %zu points, %zu stable; detector p <= %.3g, magnitude > %.3g%%, "
+           "window %u",
+           s->name, s->higher_better ? "higher" : "lower", s->n_points, s->n_stable,
+           s->cpd.significance, s->cpd.min_magnitude * 100, s->cpd.window);
+  static const char *const hd[] = {"commit",        "date", "runs",    "median",
+                                   "95% CI (runs)", "CV",   "verdict", "change point"};
+  rigor_table_t *t = rigor_table_new(title, 8, hd);
+  for (size_t i = 0; t && i < s->n_points; i++) {
+    const rigor_history_point_t *p = &s->points[i];
+    const rigor_store_point_t *c = &h->commits[p->commit];
+    char cell[8][256], lo[64], hi[64];
+    rigor_history_commit_label(h, p->commit, cell[0], sizeof cell[0]);
+    if (c->dirty > 0) snprintf(cell[0] + strlen(cell[0]), 16, " dirty");
+    snprintf(cell[1], sizeof cell[1], "%.16s",
+             c->date          ? c->date
+             : c->imported_at ? c->imported_at
+                              : "-");
+    snprintf(cell[2], sizeof cell[2], "%zu", p->runs);
+    fmt_value(s, p->value, cell[3], sizeof cell[3]);
+    if (isfinite(p->lo)) {
+      fmt_value(s, p->lo, lo, sizeof lo);
+      fmt_value(s, p->hi, hi, sizeof hi);
+      snprintf(cell[4], sizeof cell[4], "[%s, %s]", lo, hi);
+    } else {
+      snprintf(cell[4], sizeof cell[4], "-");
+    }
+    rigor_fmt_percent(cell[5], sizeof cell[5], p->cv, 0);
+    snprintf(cell[6], sizeof cell[6], "%s%s%s%s", rigor_verdict_name(p->verdict),
+             p->reason[0] ? " (" : "", p->reason, p->reason[0] ? ")" : "");
+    if (p->change >= 0)
+      fmt_change(&s->changes[p->change], cell[7], sizeof cell[7]);
+    else
+      snprintf(cell[7], sizeof cell[7], "-");
+    const char *cells[8];
+    for (int k = 0; k < 8; k++)
+      cells[k] = cell[k];
+    rigor_table_add(t, cells);
+  }
+  return t;
+}
+
+static void add_series(rigor_doc_t *doc, const rigor_history_t *h, const rigor_series_t *s) {
+  rigor_doc_table(doc, points_table(h, s));
+  if (!s->n_changes) {
+    rigor_doc_text(doc, "%s: no change point", s->name);
+  } else {
+    static const char *const hd[] = {"commit",      "change",     "95% CI", "p",
+                                     "mean before", "mean after", "verdict"};
+    rigor_table_t *t = rigor_table_new("change points", 7, hd);
+    for (size_t k = 0; t && k < s->n_changes; k++) {
+      const rigor_history_change_t *c = &s->changes[k];
+      char cell[7][128];
+      rigor_history_commit_label(h, s->points[c->point].commit, cell[0], sizeof cell[0]);
+      snprintf(cell[1], sizeof cell[1], "%+.2f%%", c->cp.change * 100);
+      if (isfinite(c->lo))
+        snprintf(cell[2], sizeof cell[2], "[%+.2f%%, %+.2f%%]", c->lo * 100, c->hi * 100);
+      else
+        snprintf(cell[2], sizeof cell[2], "-");
+      snprintf(cell[3], sizeof cell[3], "%.2g", c->cp.p);
+      char before[64], after[64];
+      fmt_value(s, c->cp.mean_before, before, sizeof before);
+      fmt_value(s, c->cp.mean_after, after, sizeof after);
+      snprintf(cell[4], sizeof cell[4], "%s (%zu points)", before, c->cp.n_before);
+      snprintf(cell[5], sizeof cell[5], "%s (%zu points)", after, c->cp.n_after);
+      snprintf(cell[6], sizeof cell[6], "%s", c->regression ? "regression" : "improvement");
+      const char *cells[7] = {cell[0], cell[1], cell[2], cell[3], cell[4], cell[5], cell[6]};
+      rigor_table_add(t, cells);
+    }
+    rigor_doc_table(doc, t);
+  }
+  rigor_history_trend(doc, h, s);
+}
+
+static json_t *history_json(const void *arg) {
+  return rigor_history_json(arg);
+}
+
+rigor_doc_t *rigor_history_doc(const rigor_history_t *h) {
+  rigor_doc_t *doc = rigor_doc_new("rigor history");
+  if (!doc) return NULL;
+  doc->json = history_json;
+  doc->json_arg = h;
+  rigor_doc_heading(doc, 1, "rigor history");
+  if (!h->n_series) {
+    rigor_doc_text(doc, "no series (%zu commits in the store)", h->n_commits);
+    return doc;
+  }
+  rigor_doc_text(doc,
+                 "%zu commits, %zu series. Each point: the median at that commit with the 95%% "
+                 "interval of its runs; unstable points are left out of detection.",
+                 h->n_commits, h->n_series);
+  size_t regressions = 0, changes = 0;
+  for (size_t i = 0; i < h->n_series; i++) {
+    const rigor_series_t *s = &h->series[i];
+    if (i == 0 || strcmp(s->experiment, h->series[i - 1].experiment) != 0)
+      rigor_doc_heading(doc, 2, "experiment %s", s->experiment);
+    add_series(doc, h, s);
+    changes += s->n_changes;
+    for (size_t k = 0; k < s->n_changes; k++)
+      regressions += s->changes[k].regression;
+  }
+  rigor_doc_text(doc, "%zu series over %zu commits: %zu change points, %zu regressions",
+                 h->n_series, h->n_commits, changes, regressions);
+  return doc;
+}
