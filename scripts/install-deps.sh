@@ -2,7 +2,8 @@
 # Installs what rigor needs to build and test on Debian 12, skipping what is already there.
 # Usage: scripts/install-deps.sh [--test]   (--test adds the tools the test suite uses)
 set -euo pipefail
-packages=(build-essential cmake pkg-config libyaml-dev libjansson-dev libhwloc-dev libssl-dev
+packages=(build-essential cmake pkg-config libyaml-dev libjansson-dev libsimdjson-dev
+          libhwloc-dev libssl-dev
           libcmocka-dev openmpi-bin libopenmpi-dev)
 if [ "${1:-}" = "--test" ]; then
   packages+=(clang valgrind chromium jq)
