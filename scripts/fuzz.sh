@@ -10,7 +10,8 @@ build="${RIGOR_FUZZ_BUILD_DIR:-build-fuzz}"
 all="fuzz_config fuzz_results fuzz_analysis fuzz_vf_line"
 harnesses="${FUZZ_ONLY:-$all}"
 
-cmake -S . -B "$build" -DCMAKE_C_COMPILER=clang -DRIGOR_FUZZ=ON -DRIGOR_PLUGINS=pto_vf \
+cmake -S . -B "$build" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DRIGOR_FUZZ=ON \
+  -DRIGOR_PLUGINS=pto_vf \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 # shellcheck disable=SC2086
 cmake --build "$build" -j"$(nproc)" --target $harnesses >/dev/null

@@ -3,7 +3,7 @@
 # Usage: scripts/install-deps.sh [--test] [--bench]   (--test adds the tools the test suite uses,
 # --bench those bench/ compares against: hyperfine for bench/exec)
 set -euo pipefail
-packages=(build-essential cmake pkg-config libyaml-dev libjansson-dev libhwloc-dev libssl-dev
+packages=(build-essential cmake pkg-config libyaml-dev libjansson-dev libsimdjson-dev libhwloc-dev libssl-dev
           libcmocka-dev openmpi-bin libopenmpi-dev libsqlite3-dev libpq-dev)
 for arg in "$@"; do
   case $arg in

@@ -12,7 +12,6 @@
 
 #include "analysis.h"
 #include "fixture.h"
-#include "reader.h"
 #include "rigor/plugin.h"
 
 #define DIR RIGOR_BINARY_DIR "/tests/analysis-data"
@@ -41,54 +40,9 @@ static int run_rigor(const char *args, char **out) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-static void write_text(const char *path, const char *text) {
-  FILE *f = fopen(path, "w");
-  assert_non_null(f);
-  fputs(text, f);
-  fclose(f);
-}
-
 static int setup(void **state) {
   (void)state;
   return system("mkdir -p " DIR);
-}
-
-#define REC(type, extra)                                                                           \
-  "{\"schema\":\"rigor.result/1\",\"type\":\"" type "\",\"experiment\":\"e\"" extra "}"
-
-static void test_reader_truncated_last_line(void **state) {
-  (void)state;
-  write_text(DIR "/trunc.jsonl", REC("experiment", "") "\n" REC(
-                                     "run", ",\"run\":0") "\n"
-                                                          "{\"schema\":\"rigor.result/1\",\"ty");
-  json_t *recs;
-  bool truncated;
-  char err[512] = "";
-  assert_int_equal(rigor_results_load(DIR "/trunc.jsonl", &recs, &truncated, err, sizeof err), 0);
-  assert_true(truncated);
-  assert_int_equal(json_array_size(recs), 2);
-  json_decref(recs);
-}
-
-static void test_reader_errors(void **state) {
-  (void)state;
-  write_text(DIR "/bad.jsonl", REC("experiment", "") "\n{\"schema\":\"rigor.result/1\",}\n" REC(
-                                   "run", ",\"run\":0") "\n");
-  json_t *recs;
-  bool truncated;
-  char err[512] = "";
-  assert_int_equal(rigor_results_load(DIR "/bad.jsonl", &recs, &truncated, err, sizeof err),
-                   RIGOR_EINVAL);
-  assert_string_equal(err, DIR "/bad.jsonl:2:28: string or '}' expected near '}'");
-  write_text(DIR "/schema.jsonl", "{\"schema\":\"other/2\",\"type\":\"run\"}\n");
-  assert_int_equal(rigor_results_load(DIR "/schema.jsonl", &recs, &truncated, err, sizeof err),
-                   RIGOR_EINVAL);
-  assert_string_equal(err, DIR "/schema.jsonl:1:1: unsupported schema 'other/2' (expected "
-                               "'rigor.result/1')");
-  assert_int_equal(rigor_results_load(DIR "/missing.jsonl", &recs, &truncated, err, sizeof err),
-                   RIGOR_ENOENT);
-  assert_string_equal(err, DIR "/missing.jsonl: cannot open results file: No such file or "
-                               "directory");
 }
 
 static const rigor_row_t *find_row(const rigor_exp_analysis_t *e, uint32_t v, uint32_t p) {
@@ -385,8 +339,6 @@ static void test_rounds(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_reader_truncated_last_line),
-      cmocka_unit_test(test_reader_errors),
       cmocka_unit_test(test_analysis_rows_and_runs),
       cmocka_unit_test(test_design_effects),
       cmocka_unit_test(test_report_formats),

@@ -135,6 +135,12 @@ static void test_sigint_message(void **st) {
   free(cfg);
 }
 
+/* The reader's view of a file a killed writer left: its experiment and run records. */
+static int keep_record(void *records, json_t *rec, const char *type, size_t line) {
+  (void)type, (void)line;
+  return json_array_append(records, rec);
+}
+
 static json_t *experiment_record(const json_t *recs) {
   size_t i;
   json_t *rec;
@@ -182,10 +188,11 @@ static void test_sigkill_resume_twenty_times(void **st) {
       usleep(10000);
     assert_int_equal(processes_matching(cfg), 0);
     if (access(out, F_OK) != 0) continue; /* killed before the file was created */
-    json_t *records = NULL;
+    json_t *records = json_array();
+    rigor_results_callbacks_t keep = {.record = keep_record, .arg = records};
     bool truncated;
     char err[512];
-    assert_int_equal(rigor_results_load(out, &records, &truncated, err, sizeof err), 0);
+    assert_int_equal(rigor_results_read(out, &keep, &truncated, err, sizeof err), 0);
     assert_true(results_count(records, "experiment", NULL, NULL) <= 1);
     if (results_count(records, "run", "status", "ok") < total) cut_short++;
     json_decref(records);

@@ -36,8 +36,9 @@ typedef struct rigor_metric_summary {
 
 typedef struct rigor_row {
   uint32_t variant, point;
-  const char *variant_label, *point_label; /* borrowed from the records */
-  json_t *point_params;                    /* borrowed, may be NULL */
+  const char *variant_label; /* borrowed from the experiment or run records */
+  char *point_label;         /* owned, may be NULL */
+  json_t *point_params;      /* owned, may be NULL */
   /* Usable samples in file order, with the run and cycle each came from. */
   size_t n;
   double *times;
@@ -50,7 +51,7 @@ typedef struct rigor_row {
   bool has_iterations;
   size_t iter_n;
   double iter_min, iter_max, iter_p50, iter_p95, iter_p99, iter_cv;
-  const char *window;                           /* "wall" or "cputime" */
+  char *window;                                 /* "wall" or "cputime"; owned */
   double iters, agg, bytes, flops, bus_factor;  /* per operation, from the usable samples */
   double bytes_per_s, flops_per_s, busbw_per_s; /* medians; NaN when not derivable */
   double best_bytes_per_s; /* STREAM's figure: bytes / min time, first cycle excluded */
@@ -122,7 +123,8 @@ typedef struct rigor_exp_analysis {
 } rigor_exp_analysis_t;
 
 typedef struct rigor_analysis {
-  json_t *records; /* one array per file; everything borrowed points into these */
+  json_t *records; /* per file, an array of its experiment and run records (samples are read as
+                    * they stream past, never kept); everything borrowed points into these */
   char **sources;
   size_t n_sources;
   bool *truncated; /* per source */
@@ -134,7 +136,7 @@ typedef struct rigor_analysis {
  * indices are per file). Errors are "file:line:col: message" or "file: ...". */
 int rigor_analysis_load(const char *const *paths, size_t n_paths, rigor_analysis_t **out, char *err,
                         size_t errlen);
-/* Analyses records already in memory, as rigor_results_load gives them (one source, named
+/* Analyses records already in memory, as the store gives them (one source, named
  * `source` in messages); takes the array. */
 int rigor_analysis_of_records(json_t *records, const char *source, rigor_analysis_t **out,
                               char *err, size_t errlen);

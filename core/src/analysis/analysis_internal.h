@@ -24,19 +24,41 @@ static inline int dvec_push(dvec_t *d, double x) {
   return 0;
 }
 
+typedef struct u32vec {
+  uint32_t *v;
+  size_t n, cap;
+} u32vec_t;
+
+static inline int u32vec_push(u32vec_t *d, uint32_t x) {
+  if (d->n == d->cap) {
+    size_t cap = d->cap ? 2 * d->cap : 16;
+    uint32_t *v = realloc(d->v, cap * sizeof *v);
+    if (!v) return RIGOR_ENOMEM;
+    d->v = v;
+    d->cap = cap;
+  }
+  d->v[d->n++] = x;
+  return 0;
+}
+
 typedef struct metric_acc {
-  const char *name;
+  char *name;
   dvec_t values;
+  size_t first_use; /* its place by first counted value, from 1; 0 while it has none */
 } metric_acc_t;
 
+/* A row while samples come in. Rows exist from a (variant, point)'s first sample; `used` once a
+ * sample of a complete run counted. */
 typedef struct row_acc {
   bool used;
-  rigor_row_t row;
-  dvec_t times, runs, cycles, bps, fps, busbw;
+  rigor_row_t row; /* point_label, point_params and window owned until the row is finished */
+  dvec_t times, bps, fps, busbw;
+  u32vec_t runs, cycles;
   dvec_t it_cv, it_p50, it_p95, it_p99, it_raw;
   bool it_all_raw;
   metric_acc_t *metrics;
-  size_t n_metrics;
+  size_t n_metrics, metrics_cap, metrics_used;
+  json_t *metric_slots; /* name -> index in metrics, so intake stays linear in the names */
 } row_acc_t;
 
 typedef struct variant_rows {
@@ -44,13 +66,25 @@ typedef struct variant_rows {
   size_t n;
 } variant_rows_t;
 
+typedef struct held_run held_run_t;
+
 /* Per experiment, parallel to rigor_analysis_t.exps. */
 typedef struct exp_build {
   variant_rows_t *vrows;
   size_t n_vrows;
+  size_t runs_cap;  /* of the experiment's runs */
   size_t *run_head; /* by run index: 1 + index of its first run info, 0 when none */
-  size_t n_run_head;
+  size_t n_run_head, run_head_cap;
   size_t *run_next; /* by run info: 1 + index of the next attempt of the same run, 0 at the end */
+  size_t run_next_cap;
+  /* Samples wait here, by (run, attempt), until their run record (which follows them) says
+   * whether they count. */
+  held_run_t *held;
+  size_t n_held, held_cap;
+  size_t *held_head; /* by run index: 1 + index in held of its first waiting attempt */
+  size_t n_held_head, held_head_cap;
+  json_t *windows; /* the "window" names seen, each kept once */
+  const char *last_window;
 } exp_build_t;
 
 /* Per-run medians of a row (for design effects), with the first-cycle penalty and the variance

@@ -65,19 +65,33 @@ static double spread(const double *x, size_t n) {
   return hi >= lo ? hi - lo : NAN;
 }
 
+/* By run index, its first ok run info, so a run is found without a scan of every run; rows hold
+ * samples of ok runs only, so every run a row names is there. */
+static const rigor_run_info_t **ok_runs_by_index(const rigor_exp_analysis_t *e) {
+  size_t n = 0;
+  for (size_t q = 0; q < e->n_runs; q++)
+    if (e->runs[q].run >= n) n = (size_t)e->runs[q].run + 1;
+  const rigor_run_info_t **by_index = calloc(n ? n : 1, sizeof *by_index);
+  for (size_t q = e->n_runs; by_index && q-- > 0;)
+    if (e->runs[q].status == RIGOR_RUN_OK) by_index[e->runs[q].run] = &e->runs[q];
+  return by_index;
+}
+
 /* Median of the normalised run medians grouped by key; key_of returns -1 to leave a run out. */
 static int group_effect(const rigor_exp_analysis_t *e, const rigor_row_t *rows,
                         const run_medians_t *rm, size_t n_rows, uint32_t point, bool by_preceding,
                         size_t n_keys, double *out) {
   dvec_t *groups = calloc(n_keys, sizeof *groups);
-  if (!groups) return RIGOR_ENOMEM;
+  const rigor_run_info_t **ok_run = ok_runs_by_index(e);
+  if (!groups || !ok_run) {
+    free(groups), free(ok_run);
+    return RIGOR_ENOMEM;
+  }
   int rc = 0;
   for (size_t r = 0; r < n_rows; r++) {
     if (rows[r].point != point || !(rows[r].time.median > 0)) continue;
     for (size_t k = 0; k < rm[r].n; k++) {
-      const rigor_run_info_t *ri = NULL;
-      for (size_t q = 0; q < e->n_runs && !ri; q++)
-        if (e->runs[q].run == rm[r].run[k] && e->runs[q].status == RIGOR_RUN_OK) ri = &e->runs[q];
+      const rigor_run_info_t *ri = ok_run[rm[r].run[k]];
       if (!ri) continue;
       long key = by_preceding ? preceding_variant(e, ri) : (long)ri->position;
       if (key >= 0 && (size_t)key < n_keys)
@@ -89,6 +103,7 @@ static int group_effect(const rigor_exp_analysis_t *e, const rigor_row_t *rows,
     free(groups[k].v);
   }
   free(groups);
+  free(ok_run);
   return rc ? RIGOR_ENOMEM : 0;
 }
 

@@ -53,9 +53,8 @@ static int cmp_run_sample(const void *x, const void *y) {
 
 /* Per-run medians of a row (for design effects), with the first-cycle penalty and the variance
  * components computed from the same grouping. */
-static int finish_runs(row_acc_t *ra, run_medians_t *rm) {
-  rigor_row_t *row = &ra->row;
-  size_t n = ra->times.n;
+static int finish_runs(rigor_row_t *row, run_medians_t *rm) {
+  size_t n = row->n;
   row->first_cycle_penalty = NAN;
   if (n == 0) return 0;
   run_sample_t *s = malloc(n * sizeof *s);
@@ -67,7 +66,7 @@ static int finish_runs(row_acc_t *ra, run_medians_t *rm) {
     return RIGOR_ENOMEM;
   }
   for (size_t i = 0; i < n; i++)
-    s[i] = (run_sample_t){(uint32_t)ra->runs.v[i], (uint32_t)ra->cycles.v[i], ra->times.v[i]};
+    s[i] = (run_sample_t){row->run_of[i], row->cycle_of[i], row->times[i]};
   qsort(s, n, sizeof *s, cmp_run_sample);
   size_t n_pen = 0, group_size = 0;
   bool balanced = true;
@@ -97,22 +96,16 @@ int rigor__finish_row(rigor_exp_analysis_t *e, row_acc_t *ra, run_medians_t *rm)
   rigor_variant_info_t *vi = row->variant < e->n_variants ? &e->variants[row->variant] : NULL;
   row->variant_label = vi ? vi->label : NULL;
   read_gate(e, vi, &row->cv_max, &row->min_samples);
+  /* The row takes the usable samples over (NULL when it has none). */
   row->n = ra->times.n;
   row->times = ra->times.v;
-  ra->times.v = NULL;
-  row->run_of = malloc((row->n ? row->n : 1) * sizeof *row->run_of);
-  row->cycle_of = malloc((row->n ? row->n : 1) * sizeof *row->cycle_of);
-  if (!row->run_of || !row->cycle_of) return RIGOR_ENOMEM;
-  for (size_t i = 0; i < row->n; i++) {
-    row->run_of[i] = (uint32_t)ra->runs.v[i];
-    row->cycle_of[i] = (uint32_t)ra->cycles.v[i];
-  }
+  row->run_of = ra->runs.v;
+  row->cycle_of = ra->cycles.v;
+  ra->times = (dvec_t){0};
+  ra->runs = ra->cycles = (u32vec_t){0};
   int rc = rigor_stats_summarize(row->times, row->n, &row->time);
   if (rc) return rc;
-  ra->times.v = row->times;
-  ra->times.n = row->n;
-  rc = finish_runs(ra, rm);
-  ra->times.v = NULL;
+  rc = finish_runs(row, rm);
   if (rc) return rc;
   row->bytes_per_s = rigor__median_of(&ra->bps);
   row->flops_per_s = rigor__median_of(&ra->fps);
@@ -132,16 +125,20 @@ int rigor__finish_row(rigor_exp_analysis_t *e, row_acc_t *ra, run_medians_t *rm)
       row->iter_p99 = rigor__median_of(&ra->it_p99);
     }
   }
-  if (ra->n_metrics) {
-    row->metrics = calloc(ra->n_metrics, sizeof *row->metrics);
+  if (ra->metrics_used) {
+    /* In the order the metrics first counted, as the records gave them. */
+    row->metrics = calloc(ra->metrics_used, sizeof *row->metrics);
     if (!row->metrics) return RIGOR_ENOMEM;
     for (size_t m = 0; m < ra->n_metrics; m++) {
-      dvec_t *d = &ra->metrics[m].values;
+      metric_acc_t *acc = &ra->metrics[m];
+      if (!acc->first_use) continue;
+      dvec_t *d = &acc->values;
       rigor_stats_sort(d->v, d->n);
-      row->metrics[m] = (rigor_metric_summary_t){strdup(ra->metrics[m].name), d->n,
-                                                 rigor_stats_median_sorted(d->v, d->n), d->v[0]};
+      row->metrics[acc->first_use - 1] =
+          (rigor_metric_summary_t){acc->name, d->n, rigor_stats_median_sorted(d->v, d->n), d->v[0]};
+      acc->name = NULL;
     }
-    row->n_metrics = ra->n_metrics;
+    row->n_metrics = ra->metrics_used;
   }
   if (row->n == 0)
     row->verdict = RIGOR_VERDICT_NO_DATA;
@@ -157,11 +154,17 @@ int rigor__finish_row(rigor_exp_analysis_t *e, row_acc_t *ra, run_medians_t *rm)
 }
 
 void rigor__free_acc(row_acc_t *ra) {
-  dvec_t *all[] = {&ra->times, &ra->runs,   &ra->cycles, &ra->bps,    &ra->fps,   &ra->busbw,
-                   &ra->it_cv, &ra->it_p50, &ra->it_p95, &ra->it_p99, &ra->it_raw};
+  dvec_t *all[] = {&ra->times,  &ra->bps,    &ra->fps,    &ra->busbw, &ra->it_cv,
+                   &ra->it_p50, &ra->it_p95, &ra->it_p99, &ra->it_raw};
   for (size_t i = 0; i < sizeof all / sizeof *all; i++)
     free(all[i]->v);
-  for (size_t m = 0; m < ra->n_metrics; m++)
+  free(ra->runs.v);
+  free(ra->cycles.v);
+  for (size_t m = 0; m < ra->n_metrics; m++) {
+    free(ra->metrics[m].name);
     free(ra->metrics[m].values.v);
+  }
   free(ra->metrics);
+  json_decref(ra->metric_slots);
+  memset(ra, 0, sizeof *ra);
 }

@@ -1,128 +1,223 @@
+#include "reader.h"
+
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "format.h"
-#include "bounds.h"
-#include "reader.h"
+#include "errors.h"
+#include "record_rules.h"
 #include "rigor/plugin.h"
+#include "sample_dom.h"
+#include "sample_json.h"
 
-/* Readers use these members as array indices, so each is bounded by what a config can produce;
- * a larger value is a damaged file, not a reason to allocate gigabytes. */
-typedef struct index_member {
-  const char *name;
-  json_int_t min, max;
-} index_member_t;
+/* Lines are read into one buffer, grown only for a line longer than it. */
+#define READ_CHUNK ((size_t)1 << 20)
 
-static const index_member_t index_members[] = {
-    {"run", 0, RIGOR_MAX_RUNS - 1},          {"attempt", 0, INT32_MAX},
-    {"variant", 0, RIGOR_MAX_VARIANTS - 1},  {"block", 0, RIGOR_MAX_RUNS - 1},
-    {"position", 0, RIGOR_MAX_VARIANTS - 1}, {"cycle", 0, INT32_MAX},
-    {"point", 0, RIGOR_MAX_POINTS - 1},
-};
+typedef struct line_source {
+  int fd;
+  char *buf; /* cap bytes, then RIGOR_SAMPLE_DOM_PADDING more */
+  size_t cap, begin, end;
+  bool eof;
+} line_source_t;
 
-static const char *const record_types[] = {"experiment", "run", "sample", "telemetry"};
-
-static int check_indices(const json_t *rec, const char *path, size_t line, char *err,
-                         size_t errlen) {
-  for (size_t i = 0; i < sizeof index_members / sizeof *index_members; i++) {
-    const index_member_t *m = &index_members[i];
-    const json_t *v = json_object_get(rec, m->name);
-    if (!v || json_is_null(v)) continue;
-    if (!json_is_integer(v) || json_integer_value(v) < m->min || json_integer_value(v) > m->max) {
-      snprintf(err, errlen, "%s:%zu:1: \"%s\" must be an integer from %lld to %lld", path, line,
-               m->name, (long long)m->min, (long long)m->max);
-      return RIGOR_EINVAL;
+/* The next line, without its newline, in [*line, *line + *len); *has_newline false for a last
+ * line the file ends without. 1 for a line, 0 at the end, RIGOR_EIO or RIGOR_ENOMEM. */
+static int next_line(line_source_t *src, const char **line, size_t *len, bool *has_newline) {
+  for (size_t scanned = 0;;) {
+    char *start = src->buf + src->begin;
+    char *nl = memchr(start + scanned, '\n', src->end - src->begin - scanned);
+    if (nl) {
+      *line = start;
+      *len = (size_t)(nl - start);
+      *has_newline = true;
+      src->begin += *len + 1;
+      return 1;
     }
+    scanned = src->end - src->begin;
+    if (src->eof) {
+      if (scanned == 0) return 0;
+      *line = start;
+      *len = scanned;
+      *has_newline = false;
+      src->begin = src->end;
+      return 1;
+    }
+    if (src->begin > 0) {
+      memmove(src->buf, start, scanned);
+      src->begin = 0;
+      src->end = scanned;
+    }
+    if (src->end == src->cap) {
+      size_t cap = 2 * src->cap;
+      char *buf = realloc(src->buf, cap + RIGOR_SAMPLE_DOM_PADDING);
+      if (!buf) return RIGOR_ENOMEM;
+      memset(buf + src->cap, 0, cap - src->cap + RIGOR_SAMPLE_DOM_PADDING);
+      src->buf = buf;
+      src->cap = cap;
+    }
+    ssize_t got;
+    do
+      got = read(src->fd, src->buf + src->end, src->cap - src->end);
+    while (got < 0 && errno == EINTR);
+    if (got < 0) return RIGOR_EIO;
+    if (got == 0) src->eof = true;
+    src->end += (size_t)got;
   }
-  return 0;
 }
 
-static int check_record(const json_t *rec, const char *path, size_t line, char *err,
-                        size_t errlen) {
-  if (!json_is_object(rec)) {
-    snprintf(err, errlen, "%s:%zu:1: a record must be a JSON object", path, line);
+typedef struct reader {
+  const char *path;
+  const rigor_results_callbacks_t *cb;
+  rigor_sample_dom_t *dom;
+  rigor_sample_scratch_t scratch;
+  char *err;
+  size_t errlen;
+} reader_t;
+
+/* The way every line took before the fast path, and the one every doubtful line still takes:
+ * jansson's parse, so its message (with line:col) is the error. */
+static int read_with_jansson(reader_t *r, const char *text, size_t len, size_t start, size_t line,
+                             bool last_cut, bool *truncated) {
+  json_error_t jerr;
+  json_t *rec = json_loadb(text + start, len - start, 0, &jerr);
+  if (!rec) {
+    if (last_cut) {
+      if (truncated) *truncated = true;
+      return 0;
+    }
+    snprintf(r->err, r->errlen, "%s:%zu:%d: %s", r->path, line,
+             jerr.column > 0 ? jerr.column + (int)start : 1 + (int)start, jerr.text);
     return RIGOR_EINVAL;
   }
-  const char *schema = json_string_value(json_object_get(rec, "schema"));
-  if (!schema || strcmp(schema, RIGOR_RESULT_SCHEMA) != 0) {
-    snprintf(err, errlen, "%s:%zu:1: unsupported schema '%s' (expected '%s')", path, line,
-             schema ? schema : "(missing)", RIGOR_RESULT_SCHEMA);
-    return RIGOR_EINVAL;
+  const char *type = NULL;
+  int rc = rigor__record_check(rec, r->path, line, &type, r->err, r->errlen);
+  if (rc == 0 && strcmp(type, "sample") == 0 && !r->cb->whole_records) {
+    rigor_sample_t s;
+    rc = rigor__sample_from_json(rec, &r->scratch, &s);
+    s.line = line;
+    if (rc)
+      snprintf(r->err, r->errlen, "%s:%zu: %s", r->path, line, rigor_strerror(rc));
+    else if (r->cb->sample)
+      rc = r->cb->sample(r->cb->arg, &s);
+  } else if (rc == 0 && r->cb->record) {
+    rc = r->cb->record(r->cb->arg, rec, type, line);
   }
-  const char *type = json_string_value(json_object_get(rec, "type"));
-  if (!type) {
-    snprintf(err, errlen, "%s:%zu:1: record has no \"type\"", path, line);
-    return RIGOR_EINVAL;
-  }
-  size_t t = 0, n_types = sizeof record_types / sizeof *record_types;
-  while (t < n_types && strcmp(type, record_types[t]) != 0)
-    t++;
-  if (t == n_types) {
-    snprintf(err, errlen, "%s:%zu:1: unknown record type '%s'", path, line, type);
-    return RIGOR_EINVAL;
-  }
-  if (!json_is_string(json_object_get(rec, "experiment"))) {
-    snprintf(err, errlen, "%s:%zu:1: %s record has no \"experiment\" name", path, line, type);
-    return RIGOR_EINVAL;
-  }
-  return check_indices(rec, path, line, err, errlen);
+  json_decref(rec);
+  return rc;
 }
 
-int rigor_results_load(const char *path, json_t **records, bool *truncated, char *err,
-                       size_t errlen) {
-  if (!path || !records) return RIGOR_EINVAL;
-  *records = NULL;
+static int read_lines(reader_t *r, line_source_t *src, bool *truncated) {
+  const char *text;
+  size_t len, line = 0;
+  bool has_newline;
+  int got;
+  while ((got = next_line(src, &text, &len, &has_newline)) == 1) {
+    line++;
+    size_t start = 0;
+    while (start < len && (text[start] == ' ' || text[start] == '\t' || text[start] == '\r'))
+      start++;
+    if (start == len) continue;
+    rigor_sample_t s;
+    int rc = r->cb->whole_records ? 0 : rigor__sample_dom_parse(r->dom, text + start, len - start, &s);
+    if (rc < 0) {
+      snprintf(r->err, r->errlen, "%s:%zu: %s", r->path, line, rigor_strerror(rc));
+      return rc;
+    }
+    if (rc == 0) {
+      rc = read_with_jansson(r, text, len, start, line, !has_newline, truncated);
+    } else {
+      s.line = line;
+      rc = r->cb->sample ? r->cb->sample(r->cb->arg, &s) : 0;
+    }
+    if (rc) return rc;
+  }
+  if (got == RIGOR_EIO)
+    snprintf(r->err, r->errlen, "%s: read error: %s", r->path, strerror(errno));
+  else if (got == RIGOR_ENOMEM)
+    snprintf(r->err, r->errlen, "%s: %s", r->path, rigor_strerror(got));
+  return got;
+}
+
+int rigor_results_read(const char *path, const rigor_results_callbacks_t *cb, bool *truncated,
+                       char *err, size_t errlen) {
+  if (!path || !cb) return RIGOR_EINVAL;
   if (truncated) *truncated = false;
-  FILE *f = fopen(path, "rb");
-  if (!f) {
+  /* Never blocks on a FIFO; anything but a regular file is refused before it is read. */
+  line_source_t src = {.fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), .cap = READ_CHUNK};
+  if (src.fd < 0) {
     int e = errno;
     snprintf(err, errlen, "%s: cannot open results file: %s", path, strerror(e));
     return e == ENOENT ? RIGOR_ENOENT : RIGOR_EIO;
   }
-  json_t *all = json_array();
-  char *buf = NULL;
-  size_t cap = 0, line = 0;
-  ssize_t len;
+  struct stat st;
+  if (fstat(src.fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    snprintf(err, errlen, "%s: is %s, not a results file", path,
+             S_ISDIR(st.st_mode) ? "a folder" : S_ISFIFO(st.st_mode) ? "a FIFO" : "not a regular file");
+    close(src.fd);
+    return RIGOR_EINVAL;
+  }
+  fcntl(src.fd, F_SETFL, fcntl(src.fd, F_GETFL) & ~O_NONBLOCK);
+  reader_t r = {.path = path, .cb = cb, .err = err, .errlen = errlen};
+  /* Zeroed padding: simdjson may read it, and nothing then reads uninitialised bytes. */
+  src.buf = calloc(1, src.cap + RIGOR_SAMPLE_DOM_PADDING);
+  r.dom = rigor__sample_dom_new();
+  int rc = src.buf && r.dom ? read_lines(&r, &src, truncated) : RIGOR_ENOMEM;
+  if (!src.buf || !r.dom) snprintf(err, errlen, "%s: %s", path, rigor_strerror(rc));
+  rigor__sample_dom_free(r.dom);
+  rigor__sample_scratch_free(&r.scratch);
+  free(src.buf);
+  close(src.fd);
+  return rc;
+}
+
+json_t *rigor_sample_point_params(const rigor_sample_t *s) {
+  if (s->from_json) return json_incref(json_object_get(s->from_json, "point_params"));
+  return s->from_dom ? rigor__sample_dom_point_params(s->from_dom) : NULL;
+}
+
+static int keep_record(void *arg, json_t *rec, const char *type, size_t line) {
+  (void)type, (void)line;
+  return json_array_append(arg, rec) ? RIGOR_ENOMEM : 0;
+}
+
+int rigor_results_load(const char *path, json_t **records, bool *truncated, char *err,
+                       size_t errlen) {
+  *records = json_array();
+  rigor_results_callbacks_t cb = {.record = keep_record, .arg = *records, .whole_records = true};
+  int rc = *records ? rigor_results_read(path, &cb, truncated, err, errlen) : RIGOR_ENOMEM;
+  if (rc) {
+    json_decref(*records);
+    *records = NULL;
+  }
+  return rc;
+}
+
+int rigor_results_feed(const json_t *records, const rigor_results_callbacks_t *cb,
+                       const char *source, char *err, size_t errlen) {
+  reader_t r = {.path = source, .cb = cb, .err = err, .errlen = errlen};
+  size_t i;
+  json_t *rec;
   int rc = 0;
-  while ((len = getline(&buf, &cap, f)) >= 0) {
-    line++;
-    bool has_newline = len > 0 && buf[len - 1] == '\n';
-    size_t body = (size_t)len - (has_newline ? 1 : 0);
-    size_t start = 0;
-    while (start < body && (buf[start] == ' ' || buf[start] == '\t' || buf[start] == '\r'))
-      start++;
-    if (start == body) continue;
-    json_error_t jerr;
-    json_t *rec = json_loadb(buf + start, body - start, 0, &jerr);
-    if (!rec) {
-      if (!has_newline && fgetc(f) == EOF) {
-        if (truncated) *truncated = true;
+  json_array_foreach(records, i, rec) {
+    const char *type = NULL;
+    if ((rc = rigor__record_check(rec, source, i + 1, &type, err, errlen))) break;
+    if (strcmp(type, "sample") == 0 && !cb->whole_records) {
+      rigor_sample_t s;
+      if ((rc = rigor__sample_from_json(rec, &r.scratch, &s))) {
+        snprintf(err, errlen, "%s:%zu: %s", source, i + 1, rigor_strerror(rc));
         break;
       }
-      snprintf(err, errlen, "%s:%zu:%d: %s", path, line,
-               jerr.column > 0 ? jerr.column + (int)start : 1 + (int)start, jerr.text);
-      rc = RIGOR_EINVAL;
-      break;
+      s.line = i + 1;
+      rc = cb->sample ? cb->sample(cb->arg, &s) : 0;
+    } else if (cb->record) {
+      rc = cb->record(cb->arg, rec, type, i + 1);
     }
-    rc = check_record(rec, path, line, err, errlen);
-    if (rc) {
-      json_decref(rec);
-      break;
-    }
-    json_array_append_new(all, rec);
+    if (rc) break;
   }
-  if (rc == 0 && ferror(f)) {
-    snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
-    rc = RIGOR_EIO;
-  }
-  free(buf);
-  fclose(f);
-  if (rc) {
-    json_decref(all);
-    return rc;
-  }
-  *records = all;
-  return 0;
+  rigor__sample_scratch_free(&r.scratch);
+  return rc;
 }

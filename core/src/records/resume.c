@@ -10,6 +10,40 @@
 #include "reader.h"
 #include "rigor/plugin.h"
 
+/* What a scan needs of a file: its experiment and run records, and the attempt each sample of
+ * experiment `name` names, noted as it streams past (samples are the bulk of a file). */
+typedef struct scan_intake {
+  const char *name;
+  rigor_resume_t *rs;
+  json_t *records;
+} scan_intake_t;
+
+static int keep_record(void *arg, json_t *rec, const char *type, size_t line) {
+  (void)type, (void)line;
+  return json_array_append(((scan_intake_t *)arg)->records, rec) == 0 ? 0 : RIGOR_ENOMEM;
+}
+
+static int note_sample(void *arg, const rigor_sample_t *s) {
+  scan_intake_t *in = arg;
+  int64_t k = s->run < 0 ? 0 : s->run, att = s->attempt < 0 ? 0 : s->attempt;
+  if (strcmp(s->experiment, in->name) == 0 && (size_t)k < in->rs->n_runs &&
+      (uint32_t)att > in->rs->attempt[k])
+    in->rs->attempt[k] = (uint32_t)att;
+  return 0;
+}
+
+static int read_records(const char *path, const char *name, rigor_resume_t *rs, json_t **records,
+                        bool *truncated, char *err, size_t errlen) {
+  scan_intake_t in = {name, rs, json_array()};
+  rigor_results_callbacks_t cb = {.sample = note_sample, .record = keep_record, .arg = &in};
+  int rc = in.records ? rigor_results_read(path, &cb, truncated, err, errlen) : RIGOR_ENOMEM;
+  if (rc)
+    json_decref(in.records);
+  else
+    *records = in.records;
+  return rc;
+}
+
 /* The dotted paths (the first few) where two canonical configs differ. */
 static void config_differences(const json_t *old_cfg, const json_t *new_cfg, char *out,
                                size_t cap) {
@@ -66,7 +100,7 @@ int rigor_resume_scan(const char *path, const char *name, const char *hash, cons
   if (!rs->done || !rs->attempt) return RIGOR_ENOMEM;
   json_t *records = NULL;
   bool truncated = false;
-  if (rigor_results_load(path, &records, &truncated, err, errlen) < 0) return RIGOR_ECONFIG;
+  if (read_records(path, name, rs, &records, &truncated, err, errlen) < 0) return RIGOR_ECONFIG;
   size_t i;
   json_t *rec;
   int rc = 0;
@@ -92,11 +126,10 @@ int rigor_resume_scan(const char *path, const char *name, const char *hash, cons
         break;
       }
       rs->have_experiment = true;
-    } else if (indexed && (strcmp(type, "run") == 0 || strcmp(type, "sample") == 0)) {
+    } else if (indexed && strcmp(type, "run") == 0) {
       if ((uint32_t)att > rs->attempt[k]) rs->attempt[k] = (uint32_t)att;
       const char *st = json_string_value(json_object_get(rec, "status"));
-      if (strcmp(type, "run") == 0 && st && rigor_run_status_final(rigor_run_status_parse(st)))
-        rs->done[k] = 1;
+      if (st && rigor_run_status_final(rigor_run_status_parse(st))) rs->done[k] = 1;
     }
   }
   json_decref(records);
