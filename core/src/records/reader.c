@@ -122,7 +122,8 @@ static int read_lines(reader_t *r, line_source_t *src, bool *truncated) {
       start++;
     if (start == len) continue;
     rigor_sample_t s;
-    int rc = r->cb->whole_records ? 0 : rigor__sample_dom_parse(r->dom, text + start, len - start, &s);
+    int rc =
+        r->cb->whole_records ? 0 : rigor__sample_dom_parse(r->dom, text + start, len - start, &s);
     if (rc < 0) {
       snprintf(r->err, r->errlen, "%s:%zu: %s", r->path, line, rigor_strerror(rc));
       return rc;
@@ -156,7 +157,9 @@ int rigor_results_read(const char *path, const rigor_results_callbacks_t *cb, bo
   struct stat st;
   if (fstat(src.fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     snprintf(err, errlen, "%s: is %s, not a results file", path,
-             S_ISDIR(st.st_mode) ? "a folder" : S_ISFIFO(st.st_mode) ? "a FIFO" : "not a regular file");
+             S_ISDIR(st.st_mode)    ? "a folder"
+             : S_ISFIFO(st.st_mode) ? "a FIFO"
+                                    : "not a regular file");
     close(src.fd);
     return RIGOR_EINVAL;
   }
