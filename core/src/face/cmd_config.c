@@ -12,7 +12,7 @@ static const char usage[] =
     "Prints each experiment's canonical resolved form (sorted keys, defaults filled, sizes in\n"
     "bytes, durations in seconds, percentages as fractions) with its SHA-256, the experiment\n"
     "hash stored in results. --canonical prints exactly the hashed text, one line per\n"
-    "experiment.\n";
+    "experiment: the resolved form without its `description`, which the hash leaves out.\n";
 
 int rigor_cmd_config(int argc, char **argv) {
   rigor_config_args_t cli;
@@ -24,9 +24,11 @@ int rigor_cmd_config(int argc, char **argv) {
   for (uint32_t i = 0; i < cfg->n_experiments; i++) {
     const rigor_experiment_t *e = &cfg->experiments[i];
     if (cli.canonical) {
-      char *text = rigor_canonical_dump(e->resolved);
+      json_t *hashed = rigor_experiment_hashed_form(e->resolved);
+      char *text = hashed ? rigor_canonical_dump(hashed) : NULL;
       printf("%s\n", text ? text : "");
       free(text);
+      json_decref(hashed);
       continue;
     }
     json_array_append_new(

@@ -38,7 +38,7 @@ typedef struct rigor_experiment {
   char *name;
   char *source;     /* the file it came from */
   json_t *resolved; /* canonical resolved experiment (what `rigor config` prints) */
-  char hash[65];    /* SHA-256 (hex) of the canonical dump of `resolved` */
+  char hash[65];    /* rigor_experiment_hash of `resolved` */
   rigor_variant_t *variants;
   uint32_t n_variants;
   rigor_order_t order;
@@ -70,5 +70,11 @@ typedef struct rigor_config_opts {
 int rigor_config_load(const char *path, const rigor_config_opts_t *opts, rigor_config_t **out,
                       char *err, size_t errlen);
 void rigor_config_free(rigor_config_t *cfg);
+
+/* The experiment hash: SHA-256 (hex) of the canonical dump of the hashed form, which is `resolved`
+ * without its free text (`description`). The hashed form is what `rigor config --canonical`
+ * prints; caller decrefs it. */
+json_t *rigor_experiment_hashed_form(const json_t *resolved);
+int rigor_experiment_hash(const json_t *resolved, char hex[65]);
 
 #endif
