@@ -121,6 +121,7 @@ typedef struct rigor__axis_value {
   json_t *value;
   char *label;
   bool labelled;
+  const rigor__node_t *node; /* where the value is written (its label's node when labelled) */
 } rigor__axis_value_t;
 
 typedef struct rigor__axis {
@@ -142,6 +143,15 @@ int rigor__axis_read(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__node
 int rigor__axis_find(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__axis_t *axis,
                      const rigor__node_t *n, size_t *out);
 void rigor__axis_release(rigor__axis_t *axis);
+
+/* Variant labels (labels.c): "warmup=5, noise=same-core", each axis's short key and its value's
+ * label. */
+#define RIGOR__LABEL_AXIS_SEP  ", "
+#define RIGOR__LABEL_VALUE_SEP "="
+/* The axis's part of a variant label's key: the last part of its key ("warmup"). */
+const char *rigor__label_key(const rigor__axis_t *axis);
+/* Refuses a matrix axis whose labels hold a separator, so variant labels split back into axes. */
+int rigor__axis_check_labels(rigor__cfg_t *c, const rigor__axis_t *axis);
 
 int rigor__sweep(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__node_t *n, json_t **out);
 int rigor__matrix(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__node_t *n,
