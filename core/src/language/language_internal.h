@@ -19,8 +19,9 @@
 #define RIGOR_CONFIG_MAX_EXPANDED_BYTES (64u << 20)
 
 typedef struct rigor__source {
-  char *path; /* as named by the user or the including file */
-  char *real; /* realpath, for cycle and folder checks */
+  char *path;  /* as named by the user or the including file */
+  char *real;  /* realpath, for cycle and folder checks */
+  bool shared; /* found on the config path, or extended from such a file: held to trust.h */
   char *text;
   size_t len;
   struct rigor__source *next;
@@ -98,6 +99,13 @@ int rigor__get_enum(rigor__cfg_t *c, const rigor__node_t *n, const char *what,
 /* extends: the tree with every `extends:` of this map resolved (deep merge, lists replace). */
 int rigor__expand_extends(rigor__cfg_t *c, const rigor__node_t *map, rigor__node_t **out);
 rigor__node_t *rigor__merge(rigor__cfg_t *c, const rigor__node_t *base, const rigor__node_t *over);
+/* The pin of the document `root`: every extends it follows resolved (the top level, defaults:,
+ * each experiment), then rigor__tree_sha256. */
+int rigor__base_hash(rigor__cfg_t *c, const rigor__node_t *root, char hex[65]);
+/* SHA-256 (hex) of a node tree as canonical JSON: maps as objects, lists as arrays, scalars as
+ * their text (a plain null as null), so comments, layout and key order do not count. */
+int rigor__tree_sha256(const rigor__node_t *tree, char hex[65]);
+bool rigor__is_sha256(const char *text);
 
 /* Core fields (timing.*, environment.*, gate.*): converters from a node to the canonical value. */
 typedef int (*rigor__convert_fn)(rigor__cfg_t *c, const rigor__node_t *n, const char *what,
