@@ -416,6 +416,25 @@ static void test_pin_covers_what_the_base_extends(void **state) {
   free(shared), free(base), free(hash), free(team);
 }
 
+/* A pinned base is read once more for its hash; what it warns about is said once. */
+static void test_pinned_base_warns_once(void **state) {
+  (void)state;
+  char *base = put("once/shared/team-base.yaml", "schema: 1\nname: suite\n"
+                                                 "defaults: {extends: d.yaml}\n"
+                                                 "experiments: [{name: one}]\n");
+  free(put("once/shared/d.yaml", "plugin: cfgfix\n"));
+  free(put("once/other/d.yaml", "plugin: cfgfix\n"));
+  char *shared = path_of("once/shared"), *other = path_of("once/other");
+  const char *dirs[] = {shared, other, NULL};
+  char *hash = base_hash(base, NULL), *team = pinned_team("once/team/t.yaml", hash);
+  rigor_config_t *cfg = load_ok(team, dirs);
+  assert_int_equal(json_array_size(cfg->warnings), 1);
+  assert_non_null(strstr(json_string_value(json_array_get(cfg->warnings, 0)),
+                         "extends takes 'd.yaml' from beside "));
+  rigor_config_free(cfg);
+  free(base), free(shared), free(other), free(hash), free(team);
+}
+
 /* --config-path on run, plan, validate and config; RIGOR_CONFIG_PATH; config --base-hash. */
 static void test_cli(void **state) {
   (void)state;
@@ -551,6 +570,7 @@ int main(void) {
       cmocka_unit_test(test_untrusted_bases_are_refused),
       cmocka_unit_test(test_pin),
       cmocka_unit_test(test_pin_covers_what_the_base_extends),
+      cmocka_unit_test(test_pinned_base_warns_once),
       cmocka_unit_test(test_cli),
       cmocka_unit_test(test_user_guide_example),
   };
