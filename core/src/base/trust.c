@@ -9,7 +9,8 @@
 #include "errors.h"
 
 int rigor_trust_check(const char *path, rigor_distrust_t *out) {
-  char *real = out->path;
+  char real[PATH_MAX];
+  out->path[0] = '\0';
   out->why = NULL;
   if (!realpath(path, real)) return 0;
   uid_t me = geteuid();
@@ -23,7 +24,10 @@ int rigor_trust_check(const char *path, rigor_distrust_t *out) {
       out->why = "is world-writable";
     else if (is_file && (st.st_mode & S_IWGRP))
       out->why = "is group-writable";
-    if (out->why) return RIGOR_EINVAL;
+    if (out->why) {
+      memcpy(out->path, real, sizeof real);
+      return RIGOR_EINVAL;
+    }
     char *slash = strrchr(real, '/');
     if (!slash || (slash == real && real[1] == '\0')) break;
     if (slash == real)
@@ -32,6 +36,5 @@ int rigor_trust_check(const char *path, rigor_distrust_t *out) {
       *slash = '\0';
     is_file = false;
   }
-  out->path[0] = '\0';
   return 0;
 }

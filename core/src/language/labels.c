@@ -23,10 +23,11 @@ static const char *separates(const char *sep) {
 }
 
 int rigor__axis_check_labels(rigor__cfg_t *c, const rigor__axis_t *axis) {
-  const char *key = rigor__label_key(axis), *sep;
+  const char *key = rigor__label_key(axis);
   for (size_t i = 0; i < axis->n_values; i++) {
     const rigor__axis_value_t *v = &axis->values[i];
-    if (!(sep = separator_in(v->label))) continue;
+    const char *sep = separator_in(v->label);
+    if (!sep) continue;
     if (v->labelled)
       return rigor__fail(c, v->node,
                          "label '%s' of axis '%s' holds '%s', which separates %s in variant "
