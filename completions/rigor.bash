@@ -47,7 +47,7 @@ _rigor() {
       _filedir db
       return
       ;;
-    --plugin-path)
+    --plugin-path | --config-path)
       _filedir -d
       return
       ;;
@@ -90,17 +90,17 @@ _rigor() {
     run)
       if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "-o --resume --force --only --dry-run --plugin-path
-          --allow-commands --allow-unsafe-plugin-path --allow-external-extends --quiet
-          --no-report --help" -- "$cur"))
+          --allow-commands --allow-unsafe-plugin-path --config-path --allow-external-extends
+          --quiet --no-report --help" -- "$cur"))
       else
         _filedir '@(yaml|yml)'
       fi
       ;;
     plan | validate | config)
       if [[ $cur == -* ]]; then
-        local opts="--only --plugin-path --allow-external-extends --help"
+        local opts="--only --plugin-path --config-path --allow-external-extends --help"
         [[ $command == plan ]] && opts+=" -o"
-        [[ $command == config ]] && opts+=" --canonical"
+        [[ $command == config ]] && opts+=" --canonical --base-hash"
         COMPREPLY=($(compgen -W "$opts" -- "$cur"))
       else
         _filedir '@(yaml|yml)'

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 char *scratch_dir(const char *tag) {
@@ -49,4 +50,21 @@ char *first_line(const char *text) {
   memcpy(out, text, n);
   out[n] = '\0';
   return out;
+}
+
+int run_rigor(const char *args, char **output) {
+  char cmd[8192];
+  snprintf(cmd, sizeof cmd, "'%s' %s 2>&1", RIGOR_EXE, args);
+  FILE *p = popen(cmd, "r");
+  assert(p);
+  size_t cap = 1 << 16, used = 0, n;
+  char *buf = malloc(cap);
+  while ((n = fread(buf + used, 1, cap - used - 1, p)) > 0) {
+    used += n;
+    if (cap - used < 4096) buf = realloc(buf, cap *= 2);
+  }
+  buf[used] = '\0';
+  int status = pclose(p);
+  *output = buf;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }

@@ -16,5 +16,8 @@ int load(const char *path, const rigor_config_opts_t *base, rigor_config_t **cfg
          size_t errlen);
 /* The first line of an error message. */
 char *first_line(const char *text);
+/* Runs `rigor ARGS` through the shell (ARGS is shell text), stdout and stderr together in
+ * *output (caller frees); returns the exit status, or -1 if it did not exit. */
+int run_rigor(const char *args, char **output);
 
 #endif

@@ -122,7 +122,9 @@ static void test_hash_ignores_spelling(void **state) {
       load_text("c.yaml", "schema: 1\nname: h\nplugin: cfgfix\nparams: {bytes: 2M}\n", NULL);
   assert_string_equal(a->experiments[0].hash, b->experiments[0].hash);
   assert_string_not_equal(a->experiments[0].hash, c->experiments[0].hash);
-  char *dump = rigor_canonical_dump(a->experiments[0].resolved);
+  json_t *hashed = rigor_experiment_hashed_form(a->experiments[0].resolved);
+  char *dump = rigor_canonical_dump(hashed);
+  json_decref(hashed);
   char hash[65];
   rigor_sha256_hex(dump, strlen(dump), hash);
   assert_string_equal(hash, a->experiments[0].hash);

@@ -125,7 +125,9 @@ static void test_config_prints_hash(void **state) {
   free(out);
   snprintf(args, sizeof args, "config --canonical --only warmup '%s'", path);
   assert_int_equal(rigor(args, &out), 0);
-  char *canonical = rigor_canonical_dump(cfg->experiments[0].resolved);
+  json_t *hashed = rigor_experiment_hashed_form(cfg->experiments[0].resolved);
+  char *canonical = rigor_canonical_dump(hashed);
+  json_decref(hashed);
   size_t n = strlen(canonical);
   assert_memory_equal(out, canonical, n);
   assert_int_equal(out[n], '\n');

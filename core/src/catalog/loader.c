@@ -1,4 +1,5 @@
 #include "loader.h"
+#include "trust.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
@@ -7,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #define MAX_DIRS 64
@@ -65,42 +65,15 @@ static size_t search_dirs(const rigor_plugin_search_t *search, char dirs[][PATH_
   return n;
 }
 
-/* A plugin is code rigor runs: refuse one that someone else could have replaced. Like OpenSSH's
- * check of authorized_keys, the file, its resolved path and every folder above it must be owned
- * by root or by us, and none may be writable by others (a sticky folder such as /tmp is fine:
- * others cannot replace what we own in it). */
+/* A plugin is code rigor runs: refuse one that someone else could have replaced (trust.h). */
 static int check_path_safe(const char *path, bool allow_unsafe, char *err, size_t errlen) {
-  if (allow_unsafe) return 0;
-  char real[PATH_MAX];
-  if (!realpath(path, real)) return 0; /* the open that follows reports it */
-  uid_t me = geteuid();
-  bool is_file = true;
-  for (;;) {
-    struct stat st;
-    if (stat(real, &st) != 0) return 0;
-    const char *why = NULL;
-    if (st.st_uid != 0 && st.st_uid != me)
-      why = "is owned by another user";
-    else if ((st.st_mode & S_IWOTH) && (is_file || !(st.st_mode & S_ISVTX)))
-      why = "is world-writable";
-    else if (is_file && (st.st_mode & S_IWGRP))
-      why = "is group-writable";
-    if (why) {
-      snprintf(err, errlen,
-               "%s: refused: %s%s %s, so anyone could plant a plugin there (fix its permissions "
-               "or pass --allow-unsafe-plugin-path)",
-               path, strcmp(real, path) ? "its path " : "", real, why);
-      return RIGOR_EINVAL;
-    }
-    char *slash = strrchr(real, '/');
-    if (!slash || (slash == real && real[1] == '\0')) break;
-    if (slash == real)
-      slash[1] = '\0';
-    else
-      *slash = '\0';
-    is_file = false;
-  }
-  return 0;
+  rigor_distrust_t bad;
+  if (allow_unsafe || rigor_trust_check(path, &bad) == 0) return 0;
+  snprintf(err, errlen,
+           "%s: refused: %s%s %s, so anyone could plant a plugin there (fix its permissions "
+           "or pass --allow-unsafe-plugin-path)",
+           path, strcmp(bad.path, path) ? "its path " : "", bad.path, bad.why);
+  return RIGOR_EINVAL;
 }
 
 /* Every pointer of a descriptor must point into the plugin's own file: a table longer than the

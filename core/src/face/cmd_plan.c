@@ -7,7 +7,7 @@
 
 static const char usage[] =
     "usage: rigor plan FILE [--only NAME] [-o OUT] [--plugin-path DIR]...\n"
-    "                       [--allow-external-extends]\n"
+    "                       [--config-path DIR]... [--allow-external-extends]\n"
     "\n"
     "Prints each experiment's schedule block by block (position, variant, its settings) and\n"
     "the external commands it would execute, without running anything.\n";

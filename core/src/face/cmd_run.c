@@ -14,7 +14,8 @@ static void run_usage(FILE *f) {
   fprintf(
       f, "usage: rigor run FILE [-o OUT] [--resume] [--force] [--only NAME] [--dry-run]\n"
          "                 [--plugin-path DIR]... [--allow-commands] [--allow-unsafe-plugin-path]\n"
-         "                 [--allow-external-extends] [--quiet] [--no-report]\n"
+         "                 [--config-path DIR]... [--allow-external-extends] [--quiet]\n"
+         "                 [--no-report]\n"
          "\n"
          "  -o OUT            write results to OUT instead of the file's `output`\n"
          "  --resume          finish an interrupted results file (the experiment hash must match)\n"
@@ -22,6 +23,7 @@ static void run_usage(FILE *f) {
          "  --only NAME       run one experiment of the file\n"
          "  --dry-run         print the schedule and stop\n"
          "  --plugin-path DIR search DIR for plugins first\n"
+         "  --config-path DIR a trusted folder of shared bases that `extends:` may name\n"
          "  --allow-commands  let the config execute the external commands `rigor plan` shows\n"
          "  --quiet           no progress line, no report\n"
          "  --no-report       do not print the report table at the end\n");
@@ -52,8 +54,8 @@ static int exit_code(int rc, const rigor_tally_t *t) {
 
 int rigor_cmd_run(int argc, char **argv) {
   const char *file = NULL;
-  const char *dirs[65] = {0};
-  int nd = 0;
+  const char *dirs[65] = {0}, *config_dirs[65] = {0};
+  int nd = 0, nc = 0;
   rigor_config_opts_t copts = {0};
   rigor_run_opts_t ropts = {0};
   rigor_progress_view_t view = {0};
@@ -69,6 +71,8 @@ int rigor_cmd_run(int argc, char **argv) {
       copts.only = argv[++i];
     } else if (!strcmp(a, "--plugin-path") && i + 1 < argc && nd < 64) {
       dirs[nd++] = argv[++i];
+    } else if (!strcmp(a, "--config-path") && i + 1 < argc && nc < 64) {
+      config_dirs[nc++] = argv[++i];
     } else if (!strcmp(a, "--resume")) {
       ropts.resume = true;
     } else if (!strcmp(a, "--force")) {
@@ -104,6 +108,7 @@ int rigor_cmd_run(int argc, char **argv) {
   }
   ropts.search.extra_dirs = dirs;
   copts.search = ropts.search;
+  copts.config_dirs = config_dirs;
   copts.check_machine = rigor_environment_check;
   rigor_config_t *cfg = NULL;
   char err[4096];

@@ -7,7 +7,7 @@
 
 int rigor_config_args_parse(int argc, char **argv, const char *usage, bool accepts_canonical,
                             rigor_config_args_t *cli) {
-  size_t nd = 0;
+  size_t nd = 0, nc = 0;
   memset(cli, 0, sizeof *cli);
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -21,12 +21,16 @@ int rigor_config_args_parse(int argc, char **argv, const char *usage, bool accep
       cli->opts.only = argv[++i];
     } else if (!strcmp(a, "--plugin-path") && has_value && nd < RIGOR_MAX_PLUGIN_DIRS) {
       cli->dirs[nd++] = argv[++i];
+    } else if (!strcmp(a, "--config-path") && has_value && nc < RIGOR_MAX_CONFIG_DIRS) {
+      cli->config_dirs[nc++] = argv[++i];
     } else if (!strcmp(a, "--allow-external-extends")) {
       cli->opts.allow_external_extends = true;
     } else if (!strcmp(a, "--allow-unsafe-plugin-path")) {
       cli->opts.search.allow_unsafe = true;
     } else if (accepts_canonical && !strcmp(a, "--canonical")) {
       cli->canonical = true;
+    } else if (accepts_canonical && !strcmp(a, "--base-hash")) {
+      cli->base_hash = true;
     } else if (a[0] == '-' || cli->file) {
       fprintf(stderr, "rigor %s: unexpected argument '%s'\n%s", argv[0], a, usage);
       return RIGOR_EXIT_USAGE;
@@ -39,6 +43,7 @@ int rigor_config_args_parse(int argc, char **argv, const char *usage, bool accep
     return RIGOR_EXIT_USAGE;
   }
   cli->opts.search.extra_dirs = cli->dirs;
+  cli->opts.config_dirs = cli->config_dirs;
   cli->opts.check_machine = rigor_environment_check;
   return -1;
 }

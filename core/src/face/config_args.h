@@ -8,12 +8,15 @@
 #include "experiment.h"
 
 #define RIGOR_MAX_PLUGIN_DIRS 64
+#define RIGOR_MAX_CONFIG_DIRS 64
 
 typedef struct rigor_config_args {
   const char *file;
   rigor_config_opts_t opts;
   const char *dirs[RIGOR_MAX_PLUGIN_DIRS + 1];
+  const char *config_dirs[RIGOR_MAX_CONFIG_DIRS + 1];
   bool canonical; /* rigor config --canonical */
+  bool base_hash; /* rigor config --base-hash */
 } rigor_config_args_t;
 
 /* Parses argv (argv[0] is the subcommand). Returns -1 to go on, or an exit code (help, usage). */

@@ -32,17 +32,25 @@ static int push_value(axis_ctx_t *a, const rigor__node_t *at, json_t *value, con
     return rigor__fail(a->c, at, "out of memory");
   }
   bool dup_value = json_object_get(axis->seen_values, key) != NULL;
-  bool dup_label = !dup_value && json_object_get(axis->seen_labels, label) != NULL;
-  if (dup_value || dup_label) {
+  const json_t *seen = dup_value ? NULL : json_object_get(axis->seen_labels, label);
+  if (dup_value || seen) {
     free(key);
     json_decref(value);
+    const rigor__axis_value_t *was = seen ? &axis->values[json_integer_value(seen)] : NULL;
+    if (was && !labelled && !was->labelled && at->kind == RIGOR__SCALAR &&
+        was->node->kind == RIGOR__SCALAR)
+      return rigor__fail(a->c, at,
+                         "axis '%s': the values '%s' and '%s' (line %u) both read '%s' in variant "
+                         "labels; give one a label: {label: NAME, value: %s}",
+                         axis->key, at->text, was->node->text, was->node->line + 1, label,
+                         at->text);
     return rigor__fail(a->c, at,
                        dup_value ? "axis '%s' lists the value '%s' twice"
                                  : "axis '%s' uses the label '%s' twice",
                        axis->key, label);
   }
   json_object_set_new(axis->seen_values, key, json_true());
-  json_object_set_new(axis->seen_labels, label, json_true());
+  json_object_set_new(axis->seen_labels, label, json_integer((json_int_t)axis->n_values));
   free(key);
   if (axis->n_values == a->cap) {
     size_t cap = a->cap ? a->cap * 2 : 8;
@@ -54,7 +62,7 @@ static int push_value(axis_ctx_t *a, const rigor__node_t *at, json_t *value, con
   }
   char *kept = rigor__strdup(a->c, label);
   if (!kept) return json_decref(value), rigor__fail(a->c, at, "out of memory");
-  axis->values[axis->n_values++] = (rigor__axis_value_t){value, kept, labelled};
+  axis->values[axis->n_values++] = (rigor__axis_value_t){value, kept, labelled, at};
   return 0;
 }
 
@@ -112,17 +120,24 @@ static int convert_item(axis_ctx_t *a, const rigor__node_t *n) {
     return rigor__fail(c, n, "sweep values are plain values; labels belong to matrix axes");
   const char *text = NULL;
   if (rigor__get_string(c, label, "label", &text)) return RIGOR_ECONFIG;
-  if (a->field && a->field->keeps_label) return convert_one(a, n, text);
-  if (a->field && a->field->object) {
+  int rc;
+  if (a->field && a->field->keeps_label) {
+    rc = convert_one(a, n, text);
+  } else if (a->field && a->field->object) {
     rigor__node_t *rest = rigor__map_without(c, n, "label");
-    return rest ? convert_one(a, rest, text) : rigor__fail(c, n, "out of memory");
+    rc = rest ? convert_one(a, rest, text) : rigor__fail(c, n, "out of memory");
+  } else {
+    static const char *const keys[] = {"label", "value", NULL};
+    if (rigor__check_keys(c, n, keys, "a labelled value")) return RIGOR_ECONFIG;
+    const rigor__node_t *value = rigor__get(n, "value");
+    if (!value)
+      return rigor__fail(c, n, "labelled value '%s' of axis '%s' needs 'value'", text,
+                         a->axis->key);
+    rc = convert_one(a, value, text);
   }
-  static const char *const keys[] = {"label", "value", NULL};
-  if (rigor__check_keys(c, n, keys, "a labelled value")) return RIGOR_ECONFIG;
-  const rigor__node_t *value = rigor__get(n, "value");
-  if (!value)
-    return rigor__fail(c, n, "labelled value '%s' of axis '%s' needs 'value'", text, a->axis->key);
-  return convert_one(a, value, text);
+  /* A label's errors point at the label, where it is spelled. */
+  if (rc == 0) a->axis->values[a->axis->n_values - 1].node = label;
+  return rc;
 }
 
 static bool axis_is_numeric(const axis_ctx_t *a, bool *real, bool *size) {

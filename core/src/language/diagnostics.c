@@ -108,5 +108,9 @@ void rigor__warn(rigor__cfg_t *c, const rigor__node_t *at, const char *fmt, ...)
   va_start(ap, fmt);
   vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
   va_end(ap);
+  /* A node read twice (a pinned base is expanded for its hash too) warns once. */
+  size_t i;
+  json_t *seen;
+  json_array_foreach(c->warnings, i, seen) if (strcmp(json_string_value(seen), msg) == 0) return;
   json_array_append_new(c->warnings, json_string(msg));
 }

@@ -39,7 +39,7 @@ typedef struct rigor_experiment {
   char *name;
   char *source;     /* the file it came from */
   json_t *resolved; /* canonical resolved experiment (what `rigor config` prints) */
-  char hash[65];    /* SHA-256 (hex) of the canonical dump of `resolved` */
+  char hash[65];    /* rigor_experiment_hash of `resolved` */
   rigor_variant_t *variants;
   uint32_t n_variants;
   rigor_order_t order;
@@ -59,6 +59,8 @@ typedef struct rigor_config {
 typedef struct rigor_config_opts {
   rigor_plugin_search_t search; /* where plugins are found (loader.h) */
   bool allow_external_extends;
+  /* --config-path folders, NULL-terminated, searched before RIGOR_CONFIG_PATH's (extends.c). */
+  const char *const *config_dirs;
   const char *only;            /* --only NAME, or NULL */
   const char *output_override; /* -o OUT, or NULL */
   /* Checks a canonical environment field ("affinity", "noise") against this machine: the
@@ -71,5 +73,17 @@ typedef struct rigor_config_opts {
 int rigor_config_load(const char *path, const rigor_config_opts_t *opts, rigor_config_t **out,
                       char *err, size_t errlen);
 void rigor_config_free(rigor_config_t *cfg);
+
+/* The pin of a shared base, what `extends: {file, sha256}` compares: SHA-256 (hex) of the file's
+ * canonical text with every extends it follows resolved. The file need not be a whole experiment.
+ * On error returns RIGOR_ECONFIG with the message in err. */
+int rigor_config_base_hash(const char *path, const rigor_config_opts_t *opts, char hex[65],
+                           char *err, size_t errlen);
+
+/* The experiment hash: SHA-256 (hex) of the canonical dump of the hashed form, which is `resolved`
+ * without its free text (`description`). The hashed form is what `rigor config --canonical`
+ * prints; caller decrefs it. */
+json_t *rigor_experiment_hashed_form(const json_t *resolved);
+int rigor_experiment_hash(const json_t *resolved, char hex[65]);
 
 #endif

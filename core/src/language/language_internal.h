@@ -19,8 +19,9 @@
 #define RIGOR_CONFIG_MAX_EXPANDED_BYTES (64u << 20)
 
 typedef struct rigor__source {
-  char *path; /* as named by the user or the including file */
-  char *real; /* realpath, for cycle and folder checks */
+  char *path;  /* as named by the user or the including file */
+  char *real;  /* realpath, for cycle and folder checks */
+  bool shared; /* found on the config path, or extended from such a file: held to trust.h */
   char *text;
   size_t len;
   struct rigor__source *next;
@@ -101,6 +102,13 @@ int rigor__get_enum(rigor__cfg_t *c, const rigor__node_t *n, const char *what,
 /* extends: the tree with every `extends:` of this map resolved (deep merge, lists replace). */
 int rigor__expand_extends(rigor__cfg_t *c, const rigor__node_t *map, rigor__node_t **out);
 rigor__node_t *rigor__merge(rigor__cfg_t *c, const rigor__node_t *base, const rigor__node_t *over);
+/* The pin of the document `root`: every extends it follows resolved (the top level, defaults:,
+ * each experiment), then rigor__tree_sha256. */
+int rigor__base_hash(rigor__cfg_t *c, const rigor__node_t *root, char hex[65]);
+/* SHA-256 (hex) of a node tree as canonical JSON: maps as objects, lists as arrays, scalars as
+ * their text (a plain null as null), so comments, layout and key order do not count. */
+int rigor__tree_sha256(const rigor__node_t *tree, char hex[65]);
+bool rigor__is_sha256(const char *text);
 
 /* Core fields (timing.*, environment.*, gate.*): converters from a node to the canonical value. */
 typedef int (*rigor__convert_fn)(rigor__cfg_t *c, const rigor__node_t *n, const char *what,
@@ -124,6 +132,7 @@ typedef struct rigor__axis_value {
   json_t *value;
   char *label;
   bool labelled;
+  const rigor__node_t *node; /* where the value is written (its label's node when labelled) */
 } rigor__axis_value_t;
 
 typedef struct rigor__axis {
@@ -146,6 +155,15 @@ int rigor__axis_read(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__node
 int rigor__axis_find(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__axis_t *axis,
                      const rigor__node_t *n, size_t *out);
 void rigor__axis_release(rigor__axis_t *axis);
+
+/* Variant labels (labels.c): "warmup=5, noise=same-core", each axis's short key and its value's
+ * label. */
+#define RIGOR__LABEL_AXIS_SEP  ", "
+#define RIGOR__LABEL_VALUE_SEP "="
+/* The axis's part of a variant label's key: the last part of its key ("warmup"). */
+const char *rigor__label_key(const rigor__axis_t *axis);
+/* Refuses a matrix axis whose labels hold a separator, so variant labels split back into axes. */
+int rigor__axis_check_labels(rigor__cfg_t *c, const rigor__axis_t *axis);
 
 int rigor__sweep(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__node_t *n, json_t **out);
 /* Whether two param axis keys set the same thing: equal, or a JSON param and one of its members

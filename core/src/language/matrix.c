@@ -118,11 +118,10 @@ static char *variant_label(const matrix_t *m, const size_t *v) {
   if (!out) return NULL;
   if (m->n_axes == 0) return strcpy(out, "default");
   size_t used = 0;
-  for (size_t i = 0; i < m->n_axes; i++) {
-    const char *dot = strrchr(m->axes[i].key, '.');
-    used += (size_t)sprintf(out + used, "%s%s=%s", i ? ", " : "", dot ? dot + 1 : m->axes[i].key,
+  for (size_t i = 0; i < m->n_axes; i++)
+    used += (size_t)sprintf(out + used, "%s%s" RIGOR__LABEL_VALUE_SEP "%s",
+                            i ? RIGOR__LABEL_AXIS_SEP : "", rigor__label_key(&m->axes[i]),
                             m->axes[i].values[v[i]].label);
-  }
   return out;
 }
 
@@ -231,6 +230,7 @@ int rigor__matrix(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__node_t 
     rigor__axis_t *axis = &m.axes[m.n_axes];
     m.n_axes++;
     rc = rigor__axis_read(c, d, n->keys[i], n->items[i], true, axis);
+    if (!rc) rc = rigor__axis_check_labels(c, axis);
     bool param = !rc && strcmp(axis->section, "params") == 0;
     for (size_t s = 0; param && !rc && s < json_array_size(sweep); s++) {
       const char *swept = json_string_value(json_object_get(json_array_get(sweep, s), "axis"));

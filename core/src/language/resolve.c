@@ -4,8 +4,6 @@
 #include <string.h>
 
 #include "language_internal.h"
-#include "canonical.h"
-#include "digest.h"
 #include "params.h"
 
 static const char *const experiment_keys[] = {
@@ -229,10 +227,8 @@ static int resolve_experiment(rigor__cfg_t *c, const rigor__node_t *n, const top
   e->resolved = json_pack("{s:i, s:s, s:s?, s:s, s:o, s:o, s:o}", "schema", 1, "name", name,
                           "description", description, "plugin", d->name, "settings", settings,
                           "matrix", matrix, "order", order);
-  char *dump = e->resolved ? rigor_canonical_dump(e->resolved) : NULL;
-  if (!dump) return rigor__fail(c, n, "out of memory");
-  rigor_sha256_hex(dump, strlen(dump), e->hash);
-  free(dump);
+  if (!e->resolved || rigor_experiment_hash(e->resolved, e->hash) != 0)
+    return rigor__fail(c, n, "out of memory");
   if (c->opts->output_override) {
     e->output = strdup(c->opts->output_override);
   } else if (output) {

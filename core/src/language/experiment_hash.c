@@ -1,0 +1,28 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "canonical.h"
+#include "digest.h"
+#include "experiment.h"
+
+/* Members of the resolved experiment that change nothing that runs: free text, so fixing a typo
+ * keeps the hash that --resume checks. */
+static const char *const unhashed[] = {"description", NULL};
+
+json_t *rigor_experiment_hashed_form(const json_t *resolved) {
+  json_t *form = json_copy((json_t *)resolved);
+  if (!form) return NULL;
+  for (size_t i = 0; unhashed[i]; i++)
+    json_object_del(form, unhashed[i]);
+  return form;
+}
+
+int rigor_experiment_hash(const json_t *resolved, char hex[65]) {
+  json_t *form = rigor_experiment_hashed_form(resolved);
+  char *dump = form ? rigor_canonical_dump(form) : NULL;
+  json_decref(form);
+  if (!dump) return RIGOR_ENOMEM;
+  rigor_sha256_hex(dump, strlen(dump), hex);
+  free(dump);
+  return 0;
+}

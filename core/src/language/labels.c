@@ -1,0 +1,45 @@
+#include <string.h>
+
+#include "language_internal.h"
+
+/* A variant's label joins its axes' KEY=LABEL parts with ", ". The labels of one axis are unique
+ * (axis.c) and keys are param or field names; with no separator inside a label, a variant label
+ * splits back into exactly its axes, so two variants can never share one. */
+
+const char *rigor__label_key(const rigor__axis_t *axis) {
+  const char *dot = strrchr(axis->key, '.');
+  return dot ? dot + 1 : axis->key;
+}
+
+static const char *separator_in(const char *text) {
+  if (strstr(text, RIGOR__LABEL_AXIS_SEP)) return RIGOR__LABEL_AXIS_SEP;
+  if (strstr(text, RIGOR__LABEL_VALUE_SEP)) return RIGOR__LABEL_VALUE_SEP;
+  return NULL;
+}
+
+static const char *separates(const char *sep) {
+  return strcmp(sep, RIGOR__LABEL_VALUE_SEP) == 0 ? "an axis from its value"
+                                                  : "one axis from the next";
+}
+
+int rigor__axis_check_labels(rigor__cfg_t *c, const rigor__axis_t *axis) {
+  const char *key = rigor__label_key(axis);
+  for (size_t i = 0; i < axis->n_values; i++) {
+    const rigor__axis_value_t *v = &axis->values[i];
+    const char *sep = separator_in(v->label);
+    if (!sep) continue;
+    if (v->labelled)
+      return rigor__fail(c, v->node,
+                         "label '%s' of axis '%s' holds '%s', which separates %s in variant "
+                         "labels ('%s" RIGOR__LABEL_VALUE_SEP "%s'); choose a label without "
+                         "'" RIGOR__LABEL_VALUE_SEP "' or '" RIGOR__LABEL_AXIS_SEP "'",
+                         v->label, axis->key, sep, separates(sep), key, v->label);
+    return rigor__fail(c, v->node,
+                       "value '%s' of axis '%s' would read '%s" RIGOR__LABEL_VALUE_SEP
+                       "%s' in variant labels, where '%s' separates %s; give it a label without "
+                       "'" RIGOR__LABEL_VALUE_SEP "' or '" RIGOR__LABEL_AXIS_SEP
+                       "': {label: NAME, value: ...}",
+                       v->label, axis->key, key, v->label, sep, separates(sep));
+  }
+  return 0;
+}
