@@ -61,6 +61,9 @@ static const bad_results_t cases[] = {
     {"type_missing.jsonl", "type_missing.jsonl:2:1: record has no \"type\""},
     {"type_number.jsonl", "type_number.jsonl:2:1: record has no \"type\""},
     {"type_unknown.jsonl", "type_unknown.jsonl:2:1: unknown record type 'measurement'"},
+    {"mixed_hash.jsonl", "mixed_hash.jsonl:7:1: experiment 'small' appears again with hash "
+                         "ffffffffffff…, the first record has 20eabb54be03…: the file mixes two "
+                         "configurations of one experiment"},
     {"variant_huge.jsonl",
      "variant_huge.jsonl:2:1: \"variant\" must be an integer from 0 to 99999"},
 };
@@ -108,6 +111,42 @@ static void test_valid_file_reports(void **st) {
   cmd_result_free(&r);
 }
 
+/* Damage that a report can read around: the same records written twice count once, a sample of
+ * another variant than its run's is ignored, each with a note; a last record without its final
+ * newline reads like the whole file. */
+static void test_tolerated_damage_is_counted_once(void **st) {
+  (void)st;
+  const char *valid[] = {"report", "valid.jsonl", "--format", "json", NULL};
+  cmd_result_t good = rigor_exec(CORPUS, valid);
+  assert_int_equal(good.exit_code, 0);
+  const char *dup[] = {"report", "duplicated_records.jsonl", NULL};
+  cmd_result_t r = rigor_exec(CORPUS, dup);
+  assert_int_equal(r.exit_code, 0);
+  assert_non_null(strstr(r.out, "1 run records (and their 4 samples) repeat a run and attempt"));
+  assert_non_null(strstr(r.out, "iters=4  spin_ns=0     2  68.750 ns"));
+  cmd_result_free(&r);
+  const char *mismatch[] = {"report", "variant_mismatch.jsonl", NULL};
+  r = rigor_exec(CORPUS, mismatch);
+  assert_int_equal(r.exit_code, 0);
+  assert_non_null(strstr(r.out, "1 samples name another variant than their run"));
+  assert_non_null(strstr(r.out, "iters=4  spin_ns=0     1  22.500 ns"));
+  assert_null(strstr(r.out, "99999"));
+  cmd_result_free(&r);
+  const char *no_newline[] = {"report", "no_final_newline.jsonl", "--format", "json", NULL};
+  r = rigor_exec(CORPUS, no_newline);
+  assert_int_equal(r.exit_code, 0);
+  /* Same rows as the valid file; only the source name differs. */
+  assert_non_null(strstr(r.out, "\"median\""));
+  size_t rows_good = 0, rows = 0;
+  for (const char *p = good.out; (p = strstr(p, "\"verdict\"")); p++)
+    rows_good++;
+  for (const char *p = r.out; (p = strstr(p, "\"verdict\"")); p++)
+    rows++;
+  assert_int_equal(rows, rows_good);
+  cmd_result_free(&r);
+  cmd_result_free(&good);
+}
+
 static char *slurp(const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");
   assert_non_null(f);
@@ -134,6 +173,8 @@ static void test_resume_refuses_damaged_file(void **st) {
   for (size_t i = 0; i < N_CASES; i++) {
     size_t name_len = strlen(cases[i].file);
     if (cases[i].message[name_len] != ':' || strstr(cases[i].message, ": no records")) continue;
+    /* A rule of the analysis, not of the reader: resume refuses such a file by its hash. */
+    if (strstr(cases[i].message, "mixes two configurations")) continue;
     char *src = path_join(CORPUS, cases[i].file);
     size_t len, after_len;
     char *before = slurp(src, &len);
@@ -166,6 +207,7 @@ int main(void) {
       cmocka_unit_test(test_report_refuses_each),
       cmocka_unit_test(test_compare_refuses_each_side),
       cmocka_unit_test(test_valid_file_reports),
+      cmocka_unit_test(test_tolerated_damage_is_counted_once),
       cmocka_unit_test(test_resume_refuses_damaged_file),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -119,7 +119,10 @@ typedef struct rigor_exp_analysis {
   size_t n_rows;
   rigor_design_effect_t *effects;
   size_t n_effects;
-  size_t ignored_samples; /* samples of attempts that have no run record */
+  size_t ignored_samples;    /* samples of attempts that have no run record */
+  size_t duplicate_records;  /* run records of a (run, attempt) already read, not counted */
+  size_t duplicate_samples;  /* their samples */
+  size_t mismatched_samples; /* samples whose variant is not their run's, not counted */
 } rigor_exp_analysis_t;
 
 typedef struct rigor_analysis {

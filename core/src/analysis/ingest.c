@@ -290,6 +290,10 @@ static int add_metrics(row_acc_t *ra, const held_run_t *h, const held_sample_t *
 /* A held sample, now that its run is known: counted, and kept when usable. */
 static int add_sample(rigor_exp_analysis_t *e, exp_build_t *b, rigor_run_info_t *ri,
                       const held_run_t *h, const held_sample_t *hs) {
+  if (hs->variant != ri->variant) {
+    e->mismatched_samples++; /* a sample of another variant than its run's: damage */
+    return 0;
+  }
   row_acc_t *ra = &b->vrows[hs->variant].points[hs->point];
   if (!rigor__variant_info(e, hs->variant)) return RIGOR_ENOMEM;
   ra->used = true;
@@ -321,10 +325,6 @@ static int add_sample(rigor_exp_analysis_t *e, exp_build_t *b, rigor_run_info_t 
   if (hs->has_iterations) rc |= add_iterations(ra, h, hs);
   rc |= add_metrics(ra, h, hs);
   return rc ? RIGOR_ENOMEM : 0;
-}
-
-static void clear_held(held_run_t *h) {
-  h->n = h->raw.n = h->n_metrics = 0;
 }
 
 static void free_held(held_run_t *h) {
@@ -377,16 +377,29 @@ static int release_held(rigor_exp_analysis_t *e, exp_build_t *b, long run_info) 
   return 0;
 }
 
+/* A second run record of (run, attempt): the samples held for it were written twice too. */
+static int discard_held(rigor_exp_analysis_t *e, exp_build_t *b, uint32_t run, uint32_t attempt) {
+  if (run >= b->n_held_head) return 0;
+  for (size_t k = b->held_head[run]; k; k = b->held[k - 1].next) {
+    held_run_t *h = &b->held[k - 1];
+    if (h->attempt != attempt) continue;
+    e->duplicate_samples += h->n;
+    free_held(h);
+  }
+  return 0;
+}
+
 /* Reading one results file. */
 typedef struct intake {
   rigor_analysis_t *a;
   const char *source;
   exp_build_t *builds;
-  size_t first;   /* the file's first experiment in a->exps */
-  long last;      /* the experiment of the last record, -1 before the first */
-  json_t *kept;   /* the file's experiment and run records */
-  held_run_t now; /* a sample whose run is already known passes through here */
+  size_t first; /* the file's first experiment in a->exps */
+  long last;    /* the experiment of the last record, -1 before the first */
+  json_t *kept; /* the file's experiment and run records */
   size_t n_records;
+  char *err;
+  size_t errlen;
   bool failed; /* a callback stopped the read (out of memory) */
 } intake_t;
 
@@ -407,28 +420,48 @@ static int take_sample(intake_t *in, const rigor_sample_t *s) {
   row_acc_t *ra =
       row_at(b, s->variant < 0 ? 0 : (uint32_t)s->variant, s->point < 0 ? 0 : (uint32_t)s->point);
   if (!ra) return RIGOR_ENOMEM;
-  rigor_run_info_t *ri = find_run(e, b, run, attempt);
-  held_run_t *h = ri ? &in->now : held_for(b, run, attempt);
-  if (!h) return RIGOR_ENOMEM;
-  int rc = hold_sample(b, h, ra, s);
-  if (rc == 0 && ri) rc = add_held(e, b, ri, h);
-  if (ri) clear_held(h);
-  return rc;
+  (void)e;
+  /* Held until a run record of (run, attempt) comes: the first one makes them count, a second
+   * one (the same records written twice) lets them go. */
+  held_run_t *h = held_for(b, run, attempt);
+  return h ? hold_sample(b, h, ra, s) : RIGOR_ENOMEM;
 }
 
-static int take_record(intake_t *in, json_t *rec, const char *type) {
+static int take_record(intake_t *in, json_t *rec, const char *type, size_t line) {
   bool is_experiment = strcmp(type, "experiment") == 0, is_run = strcmp(type, "run") == 0;
   if (!is_experiment && !is_run) return 0;
   long x = exp_of(in, json_string_value(json_object_get(rec, "experiment")));
   if (x < 0 || json_array_append(in->kept, rec) != 0) return RIGOR_ENOMEM;
   rigor_exp_analysis_t *e = &in->a->exps[x];
   if (is_experiment) {
-    if (!e->record) read_experiment_record(e, rec);
+    if (!e->record) {
+      read_experiment_record(e, rec);
+      return 0;
+    }
+    /* One file, one configuration per experiment name: a second record with another hash means
+     * two runs of differently configured experiments were written into one file. */
+    const char *first = json_string_value(json_object_get(e->record, "hash"));
+    const char *again = json_string_value(json_object_get(rec, "hash"));
+    if (first && again && strcmp(first, again) != 0) {
+      snprintf(in->err, in->errlen,
+               "%s:%zu:1: experiment '%s' appears again with hash %.12s…, the first record has "
+               "%.12s…: the file mixes two configurations of one experiment",
+               in->source, line, e->name, again, first);
+      return RIGOR_EINVAL;
+    }
     return 0;
   }
+  exp_build_t *b = &in->builds[x];
+  json_t *jrun = json_object_get(rec, "run"), *jatt = json_object_get(rec, "attempt");
+  uint32_t run = (uint32_t)json_integer_value(jrun);
+  uint32_t attempt = json_is_integer(jatt) ? (uint32_t)json_integer_value(jatt) : 1;
+  if (json_is_integer(jrun) && find_run(e, b, run, attempt)) {
+    e->duplicate_records++;
+    return discard_held(e, b, run, attempt);
+  }
   long run_info;
-  int rc = add_run(e, &in->builds[x], rec, &run_info);
-  return rc == 0 && run_info >= 0 ? release_held(e, &in->builds[x], run_info) : rc;
+  int rc = add_run(e, b, rec, &run_info);
+  return rc == 0 && run_info >= 0 ? release_held(e, b, run_info) : rc;
 }
 
 static int on_sample(void *arg, const rigor_sample_t *s) {
@@ -440,11 +473,10 @@ static int on_sample(void *arg, const rigor_sample_t *s) {
 }
 
 static int on_record(void *arg, json_t *rec, const char *type, size_t line) {
-  (void)line;
   intake_t *in = arg;
   in->n_records++;
-  int rc = take_record(in, rec, type);
-  in->failed |= rc != 0;
+  int rc = take_record(in, rec, type, line);
+  in->failed |= rc != 0 && rc != RIGOR_EINVAL;
   return rc;
 }
 
@@ -458,14 +490,22 @@ static void free_row_owned(rigor_row_t *row) {
 
 /* Gate settings: the variant's resolved settings, then the experiment config, then defaults. */
 static int finish_exp(rigor_exp_analysis_t *e, exp_build_t *b) {
+  int rc = 0;
   for (size_t k = 0; k < b->n_held; k++) {
-    e->ignored_samples += b->held[k].n; /* attempts that have no run record */
-    free_held(&b->held[k]);
+    held_run_t *h = &b->held[k];
+    /* Samples after their run's record (not as rigor writes, but valid) still count; those of
+     * attempts that have no run record are ignored. */
+    rigor_run_info_t *ri = h->n ? find_run(e, b, h->run, h->attempt) : NULL;
+    if (ri)
+      rc = rc ? rc : add_held(e, b, ri, h);
+    else
+      e->ignored_samples += h->n;
+    free_held(h);
   }
   free(b->held);
   free(b->held_head);
   json_decref(b->windows);
-  int rc = rigor__flag_low_clock(e);
+  if (!rc) rc = rigor__flag_low_clock(e);
   size_t n_rows = 0;
   for (size_t v = 0; v < b->n_vrows; v++)
     for (size_t p = 0; p < b->vrows[v].n; p++)
@@ -576,7 +616,12 @@ static void attach_raw_telemetry(const char *path, json_t *records) {
  * records `in_memory` already holds. */
 static int analyse_source(rigor_analysis_t *a, size_t i, const char *path, const json_t *in_memory,
                           char *err, size_t errlen) {
-  intake_t in = {.a = a, .source = a->sources[i], .first = a->n_exps, .last = -1};
+  intake_t in = {.a = a,
+                 .source = a->sources[i],
+                 .first = a->n_exps,
+                 .last = -1,
+                 .err = err,
+                 .errlen = errlen};
   in.kept = json_array();
   if (!in.kept || json_array_append_new(a->records, in.kept) != 0) return RIGOR_ENOMEM;
   rigor_results_callbacks_t cb = {.sample = on_sample, .record = on_record, .arg = &in};
@@ -593,7 +638,6 @@ static int analyse_source(rigor_analysis_t *a, size_t i, const char *path, const
     int frc = finish_exp(&a->exps[x], &in.builds[x]);
     if (!finish_rc) finish_rc = frc;
   }
-  free_held(&in.now);
   free(in.builds);
   if (in.failed || (rc == 0 && finish_rc))
     snprintf(err, errlen, "%s: %s", path, rigor_strerror(rc ? rc : finish_rc));

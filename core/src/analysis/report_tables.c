@@ -304,6 +304,14 @@ json_t *rigor_report_notes(const rigor_analysis_t *a, const rigor_exp_analysis_t
   for (size_t i = 0; i < a->n_sources; i++)
     if (a->truncated[i] && a->sources[i] == e->source)
       note(notes, "%s: the last line was truncated (a killed writer) and was skipped", e->source);
+  if (e->duplicate_records)
+    note(notes,
+         "%zu run records (and their %zu samples) repeat a run and attempt already read: the file "
+         "holds them twice; they are counted once",
+         e->duplicate_records, e->duplicate_samples);
+  if (e->mismatched_samples)
+    note(notes, "%zu samples name another variant than their run: they are damaged and ignored",
+         e->mismatched_samples);
   if (e->ignored_samples)
     note(notes, "%zu samples of interrupted attempts (no run record) were ignored",
          e->ignored_samples);
