@@ -16,15 +16,19 @@ typedef struct scan_intake {
   const char *name;
   rigor_resume_t *rs;
   json_t *records;
+  int (*stopped)(void);
 } scan_intake_t;
 
 static int keep_record(void *arg, json_t *rec, const char *type, size_t line) {
   (void)type, (void)line;
-  return json_array_append(((scan_intake_t *)arg)->records, rec) == 0 ? 0 : RIGOR_ENOMEM;
+  scan_intake_t *in = arg;
+  if (in->stopped && in->stopped()) return RIGOR_ECANCELED;
+  return json_array_append(in->records, rec) == 0 ? 0 : RIGOR_ENOMEM;
 }
 
 static int note_sample(void *arg, const rigor_sample_t *s) {
   scan_intake_t *in = arg;
+  if (in->stopped && in->stopped()) return RIGOR_ECANCELED;
   int64_t k = s->run < 0 ? 0 : s->run, att = s->attempt < 0 ? 0 : s->attempt;
   if (strcmp(s->experiment, in->name) == 0 && (size_t)k < in->rs->n_runs &&
       (uint32_t)att > in->rs->attempt[k])
@@ -33,8 +37,8 @@ static int note_sample(void *arg, const rigor_sample_t *s) {
 }
 
 static int read_records(const char *path, const char *name, rigor_resume_t *rs, json_t **records,
-                        bool *truncated, char *err, size_t errlen) {
-  scan_intake_t in = {name, rs, json_array()};
+                        bool *truncated, int (*stopped)(void), char *err, size_t errlen) {
+  scan_intake_t in = {name, rs, json_array(), stopped};
   rigor_results_callbacks_t cb = {.sample = note_sample, .record = keep_record, .arg = &in};
   int rc = in.records ? rigor_results_read(path, &cb, truncated, err, errlen) : RIGOR_ENOMEM;
   if (rc)
@@ -91,7 +95,8 @@ static off_t file_size(const char *path) {
 }
 
 int rigor_resume_scan(const char *path, const char *name, const char *hash, const json_t *config,
-                      size_t n_runs, rigor_resume_t *rs, char *err, size_t errlen) {
+                      size_t n_runs, int (*stopped)(void), rigor_resume_t *rs, char *err,
+                      size_t errlen) {
   memset(rs, 0, sizeof *rs);
   rs->n_runs = n_runs;
   rs->experiments = json_object();
@@ -100,7 +105,12 @@ int rigor_resume_scan(const char *path, const char *name, const char *hash, cons
   if (!rs->done || !rs->attempt) return RIGOR_ENOMEM;
   json_t *records = NULL;
   bool truncated = false;
-  if (read_records(path, name, rs, &records, &truncated, err, errlen) < 0) return RIGOR_ECONFIG;
+  int read = read_records(path, name, rs, &records, &truncated, stopped, err, errlen);
+  if (read == RIGOR_ECANCELED) {
+    snprintf(err, errlen, "%s: stopped while reading it for --resume; nothing was changed", path);
+    return RIGOR_ECANCELED;
+  }
+  if (read < 0) return RIGOR_ECONFIG;
   size_t i;
   json_t *rec;
   int rc = 0;

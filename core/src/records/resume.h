@@ -20,9 +20,11 @@ typedef struct rigor_resume {
 /* Scans `path` for experiment `name` with `n_runs` runs. A different experiment hash is refused
  * (RIGOR_ECONFIG, naming the config paths that changed against `config`). The scan changes
  * nothing: a half-written last line, which a killed writer leaves, is reported in keep_bytes for
- * the writer to cut. */
+ * the writer to cut. A large file takes a while to read: when `stopped` (may be NULL) turns true,
+ * the scan ends with RIGOR_ECANCELED. */
 int rigor_resume_scan(const char *path, const char *name, const char *hash, const json_t *config,
-                      size_t n_runs, rigor_resume_t *out, char *err, size_t errlen);
+                      size_t n_runs, int (*stopped)(void), rigor_resume_t *out, char *err,
+                      size_t errlen);
 void rigor_resume_free(rigor_resume_t *r);
 
 #endif

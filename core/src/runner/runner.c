@@ -390,9 +390,9 @@ static int open_outputs(runner_t *r, claimed_t *claimed, rigor_resume_t *rs) {
   rc = rigor_results_open(&r->out, job->output, r->err, r->errlen);
   uint32_t total = job->n_blocks * job->n_variants;
   if (!rc && r->out.good_size > 0 && !mine && r->opts->resume) {
-    rc = rigor_resume_scan(job->output, job->name, job->hash, job->config, total, rs, r->err,
-                           r->errlen);
-    if (rc < 0) rc = RIGOR_ECONFIG;
+    rc = rigor_resume_scan(job->output, job->name, job->hash, job->config, total,
+                           rigor_signals_received, rs, r->err, r->errlen);
+    if (rc < 0 && rc != RIGOR_ECANCELED) rc = RIGOR_ECONFIG;
     if (!rc) rc = check_resumable(r, rs);
     if (!rc) rc = rigor_results_cut(&r->out, rs->keep_bytes, r->err, r->errlen);
   } else if (!rc && r->out.good_size > 0 && !mine) {
@@ -404,7 +404,7 @@ static int open_outputs(runner_t *r, claimed_t *claimed, rigor_resume_t *rs) {
     if (r->out.fd >= 0) rigor_results_close(&r->out);
     if (r->telemetry_out.fd >= 0) rigor_results_close(&r->telemetry_out);
     r->telemetry_out.fd = -1;
-    return rc == RIGOR_ECONFIG ? RIGOR_ECONFIG : RIGOR_EIO;
+    return rc == RIGOR_ECONFIG || rc == RIGOR_ECANCELED ? rc : RIGOR_EIO;
   }
   if (!mine) claim(claimed, &r->out);
   return 0;
