@@ -11,9 +11,15 @@
 #include "rigor/plugin.h"
 
 const char *rigor_cmp_verdict_name(rigor_cmp_verdict_t v) {
-  static const char *const names[] = {"same",     "faster",  "slower",
-                                      "unstable", "invalid", "incomparable"};
-  return v <= RIGOR_CMP_INCOMPARABLE ? names[v] : "?";
+  static const char *const names[] = {"same",    "faster",       "slower",       "unstable",
+                                      "invalid", "incomparable", "undetermined", "missing"};
+  return v < RIGOR_CMP_VERDICT_COUNT ? names[v] : "?";
+}
+
+int rigor_cmp_verdict_parse(const char *name) {
+  for (int v = 0; name && v < RIGOR_CMP_VERDICT_COUNT; v++)
+    if (strcmp(name, rigor_cmp_verdict_name((rigor_cmp_verdict_t)v)) == 0) return v;
+  return -1;
 }
 
 void rigor_compare_opts_default(rigor_compare_opts_t *o) {

@@ -15,9 +15,14 @@ typedef enum {
   RIGOR_CMP_SLOWER,
   RIGOR_CMP_UNSTABLE,     /* either side over the CV gate or with too few samples */
   RIGOR_CMP_INVALID,      /* correctness, invalid samples, or workload/timing mismatch */
-  RIGOR_CMP_INCOMPARABLE, /* identity differences, or a row on one side only */
+  RIGOR_CMP_INCOMPARABLE, /* identity fields that matter differ */
+  RIGOR_CMP_UNDETERMINED, /* the data cannot decide: one run a side, fewer than two blocks */
+  RIGOR_CMP_MISSING,      /* the row is on one side only */
+  RIGOR_CMP_VERDICT_COUNT
 } rigor_cmp_verdict_t;
 const char *rigor_cmp_verdict_name(rigor_cmp_verdict_t v);
+/* The verdict of a name ("undetermined"), or -1. */
+int rigor_cmp_verdict_parse(const char *name);
 
 typedef struct rigor_compare_opts {
   double threshold;                   /* smallest relative change that counts; default 0.02 */

@@ -39,6 +39,37 @@ int rigor_mann_whitney(const double *a, size_t na, const double *b, size_t nb, r
 /* Hodges-Lehmann estimate of the shift b - a: the median of all pairwise differences b_j - a_i. */
 double rigor_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb);
 
+/* Wilcoxon signed-rank test of paired differences d against a zero median. Zero differences
+ * carry no sign and are dropped (Wilcoxon's rule), and counted in n_zero; n is what remains.
+ * w_plus is the sum of the ranks of the positive differences (mid-ranks for ties). The two-sided
+ * p is exact when no |d| ties and n <= RIGOR_SIGNRANK_EXACT_MAX; otherwise it is the normal
+ * approximation with the tie correction of the variance and no continuity correction. */
+#define RIGOR_SIGNRANK_EXACT_MAX 50
+typedef struct rigor_signrank {
+  double w_plus, p;
+  size_t n, n_zero;
+  bool exact;
+} rigor_signrank_t;
+int rigor_signed_rank(const double *d, size_t n, rigor_signrank_t *out);
+
+/* One-sample Hodges-Lehmann estimate: the median of the Walsh averages (d_i + d_j) / 2, i <= j. */
+double rigor_walsh_median(const double *d, size_t n);
+
+/* Paired t interval of the mean of d (n >= 2) at `level`, and the two-sided p of "mean = 0".
+ * The standard error is at least se_floor (floored is then set): a spread the data cannot
+ * resolve (quantised timings) must not give a zero-width interval. */
+typedef struct rigor_paired {
+  size_t n;
+  double mean, sd, se, df, half_width, lo, hi, p;
+  bool floored;
+} rigor_paired_t;
+int rigor_stats_paired(const double *d, size_t n, double level, double se_floor,
+                       rigor_paired_t *out);
+
+/* The smallest positive gap between two of the values: the step of quantised data (0 when all
+ * are equal or n < 2). */
+double rigor_quantum_of(const double *x, size_t n);
+
 /* Holm step-down adjustment of m p-values (NaN entries are left out and stay NaN). */
 void rigor_holm(const double *p, size_t m, double *adjusted);
 
