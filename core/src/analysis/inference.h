@@ -18,11 +18,17 @@ int rigor_stats_bootstrap_median_ratio(const double *base, size_t nb, const doub
  * the unit is the run, since cycles of one run share its process and are not independent. From
  * each run's median, Welch's t on the logarithms gives the interval of CAND/BASE (the ratio of
  * geometric means of run medians) at `level`, and the two-sided p-value of "ratio = 1". Needs at
- * least two runs a side (RIGOR_EINVAL otherwise); the run counts are written either way. */
+ * least two runs a side (RIGOR_EINVAL otherwise); the run counts are written either way. The
+ * standard error of the log ratio is at least se_floor (what quantised values cannot resolve;
+ * floored is then set). */
+typedef struct rigor_run_ratio {
+  double ratio, lo, hi, p, se, df;
+  size_t runs_base, runs_cand;
+  bool floored;
+} rigor_run_ratio_t;
 int rigor_stats_run_ratio(const double *base, const uint32_t *base_run, size_t nb,
                           const double *cand, const uint32_t *cand_run, size_t nc, double level,
-                          double *ratio, double *lo, double *hi, double *p, size_t *n_base_runs,
-                          size_t *n_cand_runs);
+                          double se_floor, rigor_run_ratio_t *out);
 
 /* Mann-Whitney U of a against b. U1 counts the pairs with a > b (ties count one half). The
  * two-sided p-value is exact when there are no ties and both sides have at most
