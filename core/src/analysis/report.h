@@ -34,8 +34,9 @@ void rigor_exp_contrasts_free(rigor_exp_contrasts_t *c);
 int rigor_report_refs_check(const rigor_analysis_t *a, const char *const *refs, size_t n_refs,
                             char *err, size_t errlen);
 
-/* The report's tables for one experiment, in print order: summary, runs, iterations, metrics,
- * telemetry, design effects, variance components (the last five only when they have rows).
+/* The report's tables for one experiment, in print order: summary, runs, gate, expectations,
+ * iterations, metrics, telemetry, design effects, variance components (all but the first two
+ * only when they have rows).
  * Returns the count; the caller frees each with rigor_table_free. */
 size_t rigor_report_tables(const rigor_exp_analysis_t *e, rigor_by_t by, rigor_table_t **tables,
                            size_t cap);
