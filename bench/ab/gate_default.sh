@@ -2,15 +2,20 @@
 # Which gate statistic lets a steady stream triad row through and stops a noisy one: FILES files
 # of three runs each, quiet and beside a same-core busy loop; each row's pooled cycle CV (seed
 # 000) and robust spread (1.4826 MAD / median), within-run and run-to-run spread, against the
-# 5% bound. Usage: bench/ab/gate_default.sh [FILES]
+# 5% bound. ELEMENTS (default 4194304) sets the array length, so the window's length against
+# the scheduler's time slice can be varied. Usage: bench/ab/gate_default.sh [FILES]
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 files="${1:-10}"
+elements="${ELEMENTS:-4194304}"
 machine
+echo "stream triad, $elements elements, 1 thread on CPU 0, 3 runs x 15 cycles per file"
+sed -e "s/elements: 4194304/elements: $elements/" "$here/triad.yaml" >"$work/triad.yaml"
+printf 'schema: 1\nextends: triad.yaml\norder: {replicates: 3}\n' >"$work/triad3.yaml"
 for i in $(seq 1 "$files"); do
-  "$rigor" run "$here/triad3.yaml" -o "$work/quiet-$i.jsonl" --quiet --force
+  "$rigor" run "$work/triad3.yaml" -o "$work/quiet-$i.jsonl" --quiet --force
   busy_start
-  "$rigor" run "$here/triad3.yaml" -o "$work/noisy-$i.jsonl" --quiet --force
+  "$rigor" run "$work/triad3.yaml" -o "$work/noisy-$i.jsonl" --quiet --force
   busy_stop
 done
 for f in "$work"/quiet-*.jsonl "$work"/noisy-*.jsonl; do
@@ -29,6 +34,8 @@ def pct(v):
     return "-" if v is None else f"{100 * v:.2f}%"
 for kind in ("quiet", "noisy"):
     rs = rows(kind)
+    med = [r["median"] for r in rs if r["median"] is not None]
+    print(f"{kind:5} median time: {1e3 * statistics.median(med):.3f} ms")
     for key in ("cv", "robust", "within_run", "between_run"):
         vals = [r[key] for r in rs if r[key] is not None]
         print(f"{kind:5} {key:11}: median {pct(statistics.median(vals))}, "
