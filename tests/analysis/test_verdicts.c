@@ -209,8 +209,8 @@ static void test_all_candidate_runs_crashed(void **state) {
   s.n_blocks = 2;
   fx_write(DIR "/cr_base.jsonl", &s);
   assert_int_equal(system("sed -E 's/(\"type\":\"run\".*\"status\":)\"ok\",\"reason\":null/"
-                          "\\1\"crashed\",\"reason\":\"SIGSEGV\"/' " DIR
-                          "/cr_base.jsonl > " DIR "/cr_cand.jsonl"),
+                          "\\1\"crashed\",\"reason\":\"SIGSEGV\"/' " DIR "/cr_base.jsonl > " DIR
+                          "/cr_cand.jsonl"),
                    0);
   char *out;
   assert_int_equal(run_rigor("compare " DIR "/cr_base.jsonl " DIR "/cr_cand.jsonl", &out), 1);

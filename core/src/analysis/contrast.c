@@ -152,13 +152,9 @@ static long find_level(const rigor_axis_info_t *a, const char *label) {
   return -1;
 }
 
-static void list_names(char *buf, size_t len, char *const *names, size_t n,
-                       const rigor_axis_info_t *axes) {
-  buf[0] = '\0';
-  for (size_t i = 0; i < n; i++) {
-    size_t used = strlen(buf);
-    snprintf(buf + used, len - used, "%s%s", i ? ", " : "", names ? names[i] : axes[i].name);
-  }
+static void append_name(char *buf, size_t len, const char *name) {
+  size_t used = strlen(buf);
+  snprintf(buf + used, len - used, "%s%s", used ? ", " : "", name);
 }
 
 int rigor_axis_check(const rigor_exp_analysis_t *e, const char *axis, const char *level, char *err,
@@ -170,12 +166,16 @@ int rigor_axis_check(const rigor_exp_analysis_t *e, const char *axis, const char
   char names[1024];
   int rc = 0;
   if (!a) {
-    list_names(names, sizeof names, NULL, n, axes);
+    names[0] = '\0';
+    for (size_t i = 0; i < n; i++)
+      append_name(names, sizeof names, axes[i].name);
     snprintf(err, errlen, "experiment %s has no matrix axis '%s' (%s%s)", e->name, axis ? axis : "",
              n ? "axes: " : "it has no matrix", names);
     rc = RIGOR_EINVAL;
   } else if (level && find_level(a, level) < 0) {
-    list_names(names, sizeof names, a->levels, a->n_levels, NULL);
+    names[0] = '\0';
+    for (size_t k = 0; k < a->n_levels; k++)
+      append_name(names, sizeof names, a->levels[k]);
     snprintf(err, errlen, "axis '%s' of experiment %s has no level '%s' (levels: %s)", axis,
              e->name, level, names);
     rc = RIGOR_EINVAL;
