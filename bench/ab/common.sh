@@ -1,5 +1,5 @@
-# Shared by the bench/ab scripts: the rigor binary, a scratch folder, and a same-core busy loop
-# that is always stopped.
+# Shared by the bench/ab scripts: the rigor binary (BUILD, default build/), a scratch folder
+# (kept and named when KEEP=1), and a same-core busy loop that is always stopped.
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 build="${BUILD:-$root/build}"
 rigor="$build/bin/rigor"
@@ -8,7 +8,7 @@ work="$(mktemp -d)"
 busy_pid=""
 cleanup() {
   if [ -n "$busy_pid" ]; then kill "$busy_pid" 2>/dev/null || true; fi
-  rm -rf "$work"
+  if [ "${KEEP:-0}" = 1 ]; then echo "results kept in $work"; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
 busy_start() {

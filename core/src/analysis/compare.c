@@ -644,8 +644,10 @@ rigor_doc_t *rigor_comparison_doc(const rigor_comparison_t *c) {
     if (isfinite(r->p_holm))
       snprintf(s, sizeof s, "%.3g%s | %.3g (%.3g)", r->p, r->exact ? " exact" : "", r->p_runs,
                r->p_holm);
-    else if (isfinite(r->p))
+    else if (isfinite(r->p) && isfinite(r->p_runs))
       snprintf(s, sizeof s, "%.3g%s | %.3g", r->p, r->exact ? " exact" : "", r->p_runs);
+    else if (isfinite(r->p))
+      snprintf(s, sizeof s, "%.3g%s | -", r->p, r->exact ? " exact" : "");
     else
       snprintf(s, sizeof s, "-");
     rigor_table_set_text(t, w, 8, s);
