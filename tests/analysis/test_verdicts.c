@@ -300,6 +300,28 @@ static void test_imprecise_direction(void **state) {
   assert_int_equal(run_rigor("compare " DIR "/im_base.jsonl " DIR "/im_cand.jsonl", &out), 4);
   assert_non_null(strstr(out, "withheld"));
   free(out);
+
+  /* A side that varies by 30% cannot show a 20% change, however many cycles say so: the row
+   * stays unstable and its ratio is shown as an observation. */
+  s.cv = 0.30;
+  s.slowdown = 0.20;
+  s.seed = 7;
+  fx_write(DIR "/im_cand2.jsonl", &s);
+  rigor_analysis_t *a = load(DIR "/im_base.jsonl"), *b = load(DIR "/im_cand2.jsonl");
+  rigor_compare_opts_t o;
+  rigor_compare_opts_default(&o);
+  rigor_comparison_t *c = NULL;
+  assert_int_equal(rigor_compare(a, b, &o, &c), 0);
+  const rigor_cmp_row_t *r = &c->rows[1];
+  assert_int_equal(r->verdict, RIGOR_CMP_UNSTABLE);
+  assert_true(r->ci_lo > 1.02); /* beyond the threshold, not beyond the side's own spread */
+  assert_non_null(strstr(r->reason, "the interval does not clear the"));
+  assert_false(r->imprecise);
+  assert_true(isfinite(r->ratio));
+  assert_false(c->regression);
+  rigor_comparison_free(c);
+  rigor_analysis_free(a);
+  rigor_analysis_free(b);
 }
 
 /* One 30%-slow cycle among 30 makes the seed's CV exceed 5%; the robust spread does not move,

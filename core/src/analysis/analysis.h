@@ -186,6 +186,10 @@ int rigor_analysis_load(const char *const *paths, size_t n_paths, rigor_analysis
                         size_t errlen);
 void rigor_analysis_free(rigor_analysis_t *a);
 
+/* How much a row over its gate varies (its gate statistic), 0 for a row within it. A direction
+ * read from such a row must clear this as well as the threshold. */
+double rigor_row_noise(const rigor_row_t *w);
+
 /* Rows of a that are below an expectation of their gate (rigor run exits 3 for them). */
 size_t rigor_expectations_missed(const rigor_analysis_t *a);
 

@@ -171,6 +171,10 @@ int rigor__finish_row(rigor_exp_analysis_t *e, row_acc_t *ra, run_medians_t *rm)
   return 0;
 }
 
+double rigor_row_noise(const rigor_row_t *w) {
+  return w && w->verdict == RIGOR_VERDICT_UNSTABLE && isfinite(w->gate_value) ? w->gate_value : 0;
+}
+
 void rigor__free_row(rigor_row_t *row) {
   rigor_figure_t *f = &row->figure;
   if (f->values != row->times) free(f->values), free(f->run_of);
