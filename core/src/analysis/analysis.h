@@ -186,8 +186,10 @@ int rigor_analysis_load(const char *const *paths, size_t n_paths, rigor_analysis
                         size_t errlen);
 void rigor_analysis_free(rigor_analysis_t *a);
 
-/* How much a row over its gate varies (its gate statistic), 0 for a row within it. A direction
- * read from such a row must clear this as well as the threshold. */
+/* How much the runs of a row over its gate differ from each other (the sd of the logs of its run
+ * medians), 0 for a row within its gate or with fewer than two runs. Files run minutes apart
+ * differ by at least what runs seconds apart do, so a direction read across files from such a
+ * row must clear this as well as the threshold. */
 double rigor_row_noise(const rigor_row_t *w);
 
 /* Rows of a that are below an expectation of their gate (rigor run exits 3 for them). */

@@ -400,7 +400,8 @@ static void decide(rigor_comparison_t *c, const rigor_compare_opts_t *o) {
     }
     /* A change counts only when the whole interval lies beyond the threshold: the data must show
      * that it is larger than the smallest change that matters, not merely that it is not zero.
-     * From a side over its gate, the interval must also clear what that side varies by. */
+     * From a side over its gate, the interval must also clear what that side's runs differ by:
+     * the two files ran minutes apart, and nothing measured how much that alone moves them. */
     bool significant = r->figure_exact || r->p_holm < o->alpha;
     bool ci_excludes = change > 0 ? r->ci_lo > 1 + o->threshold : r->ci_hi < 1 - o->threshold;
     double noise = fmax(rigor_row_noise(r->base), rigor_row_noise(r->cand));
@@ -409,8 +410,8 @@ static void decide(rigor_comparison_t *c, const rigor_compare_opts_t *o) {
       r->verdict = change > 0 ? RIGOR_CMP_SLOWER : RIGOR_CMP_FASTER;
       if (r->imprecise)
         appendf(r->reason, sizeof r->reason,
-                "the whole interval lies beyond the threshold and the %.2f%% the noisier side "
-                "varies by: the direction stands, the precise figure is withheld",
+                "the whole interval lies beyond the threshold and the %.2f%% the runs of the "
+                "noisier side differ by: the direction stands, the precise figure is withheld",
                 noise * 100);
       if ((r->p95_ratio - 1) * change < 0)
         appendf(r->reason, sizeof r->reason, "P95 moved the other way (%+.2f%%)",
@@ -419,7 +420,8 @@ static void decide(rigor_comparison_t *c, const rigor_compare_opts_t *o) {
       r->verdict = RIGOR_CMP_UNSTABLE;
       if (beyond && significant && ci_excludes)
         appendf(r->reason, sizeof r->reason,
-                "the interval does not clear the %.2f%% the noisier side varies by", noise * 100);
+                "the interval does not clear the %.2f%% the runs of the noisier side differ by",
+                noise * 100);
     } else if (!beyond) {
       appendf(r->reason, sizeof r->reason, "change within the %.2f%% threshold",
               o->threshold * 100);

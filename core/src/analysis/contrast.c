@@ -398,26 +398,21 @@ static void decide(rigor_contrasts_t *set) {
     bool beyond = fabs(change) >= o->threshold;
     bool significant = c->exact || c->p_holm < o->alpha;
     bool ci_excludes = change > 0 ? cost_lo > 1 + o->threshold : cost_hi < 1 - o->threshold;
-    /* From a side over its gate, the interval must also clear what that side varies by. */
-    double noise = fmax(rigor_row_noise(c->ref), rigor_row_noise(c->row));
-    bool clears_noise = change > 0 ? cost_lo > 1 + noise : cost_hi < 1 / (1 + noise);
-    if (beyond && significant && ci_excludes && (!c->imprecise || clears_noise)) {
+    /* The blocks pair the two levels in time, so a side over its gate keeps its direction when
+     * the whole interval clears the threshold. */
+    if (beyond && significant && ci_excludes) {
       c->verdict = change > 0 ? RIGOR_CMP_SLOWER : RIGOR_CMP_FASTER;
       if (c->verdict == RIGOR_CMP_SLOWER) set->regression = true;
       if (c->imprecise)
         appendf(c->reason, sizeof c->reason,
-                "the whole interval lies beyond the threshold and the %.2f%% the noisier side "
-                "varies by: the direction stands, the precise figure is withheld",
-                noise * 100);
+                "the whole interval lies beyond the threshold: the direction stands, the precise "
+                "figure is withheld");
       if (!c->exact && c->n_pairs >= 6 && !(c->p_wilcoxon < o->alpha))
         appendf(c->reason, sizeof c->reason, "the signed-rank test does not confirm it (p %.3g)",
                 c->p_wilcoxon);
     } else if (c->imprecise) {
       c->verdict = RIGOR_CMP_UNSTABLE;
       c->imprecise = false; /* an unstable contrast's ratio is an observation, shown as one */
-      if (beyond && significant && ci_excludes)
-        appendf(c->reason, sizeof c->reason,
-                "the interval does not clear the %.2f%% the noisier side varies by", noise * 100);
     } else if (!beyond) {
       appendf(c->reason, sizeof c->reason, "change within the %.2f%% threshold",
               o->threshold * 100);

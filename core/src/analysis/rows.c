@@ -172,7 +172,8 @@ int rigor__finish_row(rigor_exp_analysis_t *e, row_acc_t *ra, run_medians_t *rm)
 }
 
 double rigor_row_noise(const rigor_row_t *w) {
-  return w && w->verdict == RIGOR_VERDICT_UNSTABLE && isfinite(w->gate_value) ? w->gate_value : 0;
+  bool measured = w && w->verdict == RIGOR_VERDICT_UNSTABLE && isfinite(w->figure.between_run);
+  return measured ? w->figure.between_run : 0;
 }
 
 void rigor__free_row(rigor_row_t *row) {
