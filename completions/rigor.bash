@@ -62,7 +62,7 @@ _rigor() {
             COMPREPLY=($(compgen -W "text json html" -- "$cur"))
           fi
           ;;
-        *) COMPREPLY=($(compgen -W "text json" -- "$cur")) ;;
+        *) COMPREPLY=($(compgen -W "text md csv json html" -- "$cur")) ;;
       esac
       return
       ;;
@@ -70,8 +70,13 @@ _rigor() {
       COMPREPLY=($(compgen -W "variant point" -- "$cur"))
       return
       ;;
+    --fail-on)
+      COMPREPLY=($(compgen -W "undetermined unstable invalid incomparable missing" -- "$cur"))
+      return
+      ;;
     --threshold | --seed | --metric | --ignore-identity | --commit | --date | --branch | --tag | \
-      --import | --experiment | --series | --upto | --significance | --min-magnitude | --window)
+      --import | --experiment | --series | --upto | --significance | --min-magnitude | --window | \
+      --axis | --ref | --candidate)
       return
       ;;
     --only)
@@ -116,21 +121,22 @@ _rigor() {
       ;;
     report)
       if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "--format -o --by --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "--format -o --by --ref --help" -- "$cur"))
       else
         _filedir jsonl
       fi
       ;;
     compare)
       if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "--threshold --format --ignore-identity --seed --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "--threshold --fail-on --format --ignore-identity --seed --axis
+          --ref --candidate --help" -- "$cur"))
       else
         _filedir jsonl
       fi
       ;;
     rounds)
       if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "--metric --format --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "--metric --axis --format --help" -- "$cur"))
       else
         _filedir jsonl
       fi

@@ -76,14 +76,13 @@ static bool opens_at(const rigor_change_point_t *cp, size_t m, size_t at) {
 
 /* The plain t-test and compare's rule, commit i against commit i - 1, for a slowdown. */
 static void ab(const commit_t *h, size_t i, bool *ttest, bool *rule) {
-  double ratio, lo, hi, p;
-  size_t nb, nc;
+  rigor_run_ratio_t r;
   *ttest = *rule = false;
   if (rigor_stats_run_ratio(h[i - 1].samples, h[i - 1].run_of, RUNS * CYCLES, h[i].samples,
-                            h[i].run_of, RUNS * CYCLES, 0.95, &ratio, &lo, &hi, &p, &nb, &nc))
+                            h[i].run_of, RUNS * CYCLES, 0.95, 0, &r))
     return;
-  *ttest = p < 0.05 && ratio > 1;
-  *rule = *ttest && ratio - 1 >= 0.02 && lo > 1.02;
+  *ttest = r.p < 0.05 && r.ratio > 1;
+  *rule = *ttest && r.ratio - 1 >= 0.02 && r.lo > 1.02;
 }
 
 static void no_step(const rigor_cpd_opts_t *o, double run_sd, int series, uint64_t seed) {

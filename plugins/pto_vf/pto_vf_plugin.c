@@ -227,6 +227,7 @@ static const rigor_plugin_t pto_vf_plugin = {
     .identity = pto_vf_identity,
     .metrics_read = pto_vf_metrics_read,
     .commands = pto_vf_commands,
+    .primary_metric = "vf_total_cycles", /* the figure a round is judged by */
 };
 
 RIGOR_EXPORT const rigor_plugin_t *rigor_plugin_get(uint32_t index) {

@@ -86,7 +86,8 @@ static void test_single_experiment_defaults_filled(void **state) {
               "{\"agg\":1,\"aggregate\":\"avg\",\"blocking\":\"each_excluded\",\"check\":1,"
               "\"cycles\":10,\"iters\":100,\"per_iteration\":false,\"report\":\"wall\","
               "\"timeout\":30.0,\"warmup\":1,\"warmup_sizes\":\"points\"}");
-  assert_json(json_object_get(s, "gate"), "{\"cv_max\":0.02,\"min_samples\":5}");
+  assert_json(json_object_get(s, "gate"),
+              "{\"cv_max\":0.02,\"min_samples\":5,\"statistic\":\"cv\"}");
   assert_json(json_object_get(s, "environment"),
               "{\"affinity\":null,\"noise\":{\"burners\":[],\"label\":\"idle\"},"
               "\"randomize_env\":false,\"telemetry\":{\"clock_threshold\":0.8,\"interval\":0.1,"
@@ -424,8 +425,9 @@ static void test_json_params_and_member_axes(void **state) {
   err = load_error("nomember.yaml", "schema: 1\nname: j\nplugin: cfgfix\nmatrix: {note.a: [x]}\n",
                    NULL);
   line = first_line(err);
-  assert_string_equal(line, "nomember.yaml:4:10: matrix axis 'note.a': axes name plugin params, "
-                            "members of a JSON param (PARAM.KEY), timing.* or environment.*");
+  assert_string_equal(line,
+                      "nomember.yaml:4:10: matrix axis 'note.a': axes name plugin params, "
+                      "members of a JSON param (PARAM.KEY), timing.*, environment.* or gate.*");
   free(line), free(err);
 }
 

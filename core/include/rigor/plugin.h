@@ -258,6 +258,11 @@ typedef struct rigor_plugin {
    * a run's base params, in the run's process before init and by the parent for the experiment
    * record. Fill at most cap entries and return the count; names must differ from the table's. */
   int (*declare_metrics)(const void *params, rigor_metric_decl_t *out, uint32_t cap);
+  /* Appended: read as NULL from plugins built before it. */
+  /* The name of one of `metrics` that is this plugin's figure of merit (pto_vf: the VF total in
+   * cycles). Report, gate, contrasts, compare and rounds judge it, in the direction its `better`
+   * says, instead of the window time, which stays reported. NULL: the window time. */
+  const char *primary_metric;
 } rigor_plugin_t;
 
 /* The single exported symbol. */

@@ -249,14 +249,11 @@ static void change_interval(const double *y, const rigor_change_point_t *cp, dou
   if (!id) return;
   for (size_t i = 0; i < n; i++)
     id[i] = (uint32_t)i;
-  double ratio, p;
-  size_t nb, nc;
+  rigor_run_ratio_t r;
   if (rigor_stats_run_ratio(y + a, id, cp->n_before, y + cp->index, id + cp->n_before, cp->n_after,
-                            0.95, &ratio, lo, hi, &p, &nb, &nc) == 0) {
-    *lo -= 1;
-    *hi -= 1;
-  } else {
-    *lo = *hi = NAN;
+                            0.95, 0, &r) == 0) {
+    *lo = r.lo - 1;
+    *hi = r.hi - 1;
   }
   free(id);
 }

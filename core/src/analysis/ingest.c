@@ -277,12 +277,12 @@ static int add_iterations(row_acc_t *ra, const held_run_t *h, const held_sample_
   return rc ? RIGOR_ENOMEM : 0;
 }
 
-static int add_metrics(row_acc_t *ra, const held_run_t *h, const held_sample_t *hs) {
+static int add_metrics(row_acc_t *ra, const held_run_t *h, const held_sample_t *hs, uint32_t run) {
   for (size_t m = 0; m < hs->n_metrics; m++) {
     const held_metric_t *hm = &h->metrics[hs->metrics_at + m];
     metric_acc_t *acc = &ra->metrics[hm->slot];
     if (!acc->first_use) acc->first_use = ++ra->metrics_used;
-    if (dvec_push(&acc->values, hm->value)) return RIGOR_ENOMEM;
+    if (dvec_push(&acc->values, hm->value) || u32vec_push(&acc->runs, run)) return RIGOR_ENOMEM;
   }
   return 0;
 }
@@ -323,7 +323,7 @@ static int add_sample(rigor_exp_analysis_t *e, exp_build_t *b, rigor_run_info_t 
   if (isfinite(hs->busbw_per_s)) rc |= dvec_push(&ra->busbw, hs->busbw_per_s);
   if (hs->cycle > 0) row->best_bytes_per_s = fmin(row->best_bytes_per_s, t);
   if (hs->has_iterations) rc |= add_iterations(ra, h, hs);
-  rc |= add_metrics(ra, h, hs);
+  rc |= add_metrics(ra, h, hs, ri->run);
   return rc ? RIGOR_ENOMEM : 0;
 }
 
@@ -546,12 +546,8 @@ void rigor_analysis_free(rigor_analysis_t *a) {
   for (size_t x = 0; x < a->n_exps; x++) {
     rigor_exp_analysis_t *e = &a->exps[x];
     for (size_t r = 0; r < e->n_rows; r++) {
-      rigor_row_t *row = &e->rows[r];
-      free(row->times), free(row->run_of), free(row->cycle_of);
-      free_row_owned(row);
-      for (size_t m = 0; m < row->n_metrics; m++)
-        free(row->metrics[m].name);
-      free(row->metrics);
+      free_row_owned(&e->rows[r]);
+      rigor__free_row(&e->rows[r]);
     }
     for (size_t v = 0; v < e->n_variants; v++) {
       json_decref(e->variants[v].reasons);

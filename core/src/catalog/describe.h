@@ -7,7 +7,7 @@
 #include "loader.h"
 
 /* {name, version, file, sha256, params: [{name, type, default}], metrics: [{name, unit,
- * better}]}. */
+ * better}], primary_metric (only when the plugin declares one)}. */
 json_t *rigor_plugin_describe(const rigor_loaded_t *p);
 /* Appends to desc's metrics those the plugin declares for one variant's canonical params
  * (declare_metrics), skipping names already listed. */

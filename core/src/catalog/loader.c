@@ -228,16 +228,28 @@ int rigor_plugin_check(const rigor_plugin_t *raw, const char *file, rigor_plugin
       return RIGOR_EABI;
     }
   Dl_info self;
+  /* NULL for a descriptor built into the host (tests): nothing to hold its pointers to. */
   const void *base = dladdr(raw, &self) ? self.dli_fbase : NULL;
-  if (!base) return 0; /* a descriptor built into the host (tests): nothing to hold it to */
-  if (!string_ok(out->version, base, true) || !string_ok(out->summary, base, true)) {
-    snprintf(err, errlen, "%s: plugin '%s': version or summary points outside the plugin", file,
-             out->name);
-    return RIGOR_EABI;
+  if (base) {
+    if (!string_ok(out->version, base, true) || !string_ok(out->summary, base, true)) {
+      snprintf(err, errlen, "%s: plugin '%s': version or summary points outside the plugin", file,
+               out->name);
+      return RIGOR_EABI;
+    }
+    int rc = check_params(out, base, file, err, errlen);
+    if (rc == 0) rc = check_metrics(out, base, file, err, errlen);
+    if (rc < 0) return rc;
   }
-  int rc = check_params(out, base, file, err, errlen);
-  if (rc == 0) rc = check_metrics(out, base, file, err, errlen);
-  if (rc < 0) return rc;
+  if (out->primary_metric) {
+    bool readable = !base || string_ok(out->primary_metric, base, false), declared = false;
+    for (uint32_t i = 0; readable && i < out->n_metrics && !declared; i++)
+      declared = out->metrics[i].name && strcmp(out->metrics[i].name, out->primary_metric) == 0;
+    if (!declared) {
+      snprintf(err, errlen, "%s: plugin '%s': primary metric '%s' is not one of its metrics", file,
+               out->name, readable ? out->primary_metric : "(outside the plugin)");
+      return RIGOR_EABI;
+    }
+  }
   return 0;
 }
 

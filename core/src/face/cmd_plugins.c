@@ -54,6 +54,9 @@ static void print_md(const rigor_plugin_t *d) {
            m->better == RIGOR_HIGHER_IS_BETTER ? "higher" : "lower", m->help ? m->help : "");
   }
   if (d->declare_metrics) printf("\nThe params declare further metrics (declare_metrics).\n");
+  if (d->primary_metric)
+    printf("\nPrimary figure: `%s` (what report, gate, contrasts, compare and rounds judge).\n",
+           d->primary_metric);
 }
 
 static void print_text(const rigor_loaded_t *l) {
@@ -79,6 +82,9 @@ static void print_text(const rigor_loaded_t *l) {
            m->help ? m->help : "");
   }
   if (d->declare_metrics) printf("  and those the params declare\n");
+  if (d->primary_metric)
+    printf("\nprimary figure: %s (what report, gate, contrasts, compare and rounds judge)\n",
+           d->primary_metric);
 }
 
 int rigor_cmd_plugins(int argc, char **argv) {

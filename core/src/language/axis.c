@@ -304,10 +304,12 @@ static int resolve_axis(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__n
     section = "timing";
   else if (len == 11 && strncmp(key->text, "environment", 11) == 0)
     section = "environment";
+  else if (len == 4 && strncmp(key->text, "gate", 4) == 0)
+    section = "gate";
   else
     return rigor__fail(c, key,
-                       "matrix axis '%s': axes name plugin params, %stiming.* or "
-                       "environment.*",
+                       "matrix axis '%s': axes name plugin params, %stiming.*, environment.* "
+                       "or gate.*",
                        key->text, has_json_param(d) ? "members of a JSON param (PARAM.KEY), " : "");
   a->field = rigor__field_find(section, dot + 1);
   if (!a->field) {

@@ -54,6 +54,7 @@ typedef struct rigor__cfg {
   json_t *warnings;
   rigor_loaded_t **plugins; /* loaded once per name for the whole file */
   size_t n_plugins;
+  const rigor_plugin_t *plugin; /* of the experiment being resolved (gate.expect names metrics) */
 } rigor__cfg_t;
 
 void *rigor__alloc(rigor__cfg_t *c, size_t size);
@@ -137,7 +138,7 @@ typedef struct rigor__axis_value {
 
 typedef struct rigor__axis {
   const char *key;     /* as written: "bytes", "timing.warmup" */
-  const char *section; /* "params", "timing", "environment" */
+  const char *section; /* "params", "timing", "environment", "gate" */
   const char *field;
   const char *member; /* "size" of the axis "vars.size" on a JSON param, else NULL */
   const rigor__node_t *node;
