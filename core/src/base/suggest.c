@@ -3,25 +3,28 @@
 #include <stdint.h>
 #include <string.h>
 
+/* Optimal string alignment distance: insertions, deletions, substitutions and transpositions of
+ * two neighbours ("rnu" is one step from "run") each cost one. */
 static size_t edit_distance(const char *a, const char *b) {
   size_t la = strlen(a), lb = strlen(b);
   if (la > 64 || lb > 64) return SIZE_MAX;
-  size_t row[65];
+  size_t prev2[65], prev[65], cur[65];
   for (size_t j = 0; j <= lb; j++)
-    row[j] = j;
+    prev[j] = j;
   for (size_t i = 1; i <= la; i++) {
-    size_t diag = row[0];
-    row[0] = i;
+    cur[0] = i;
     for (size_t j = 1; j <= lb; j++) {
-      size_t up = row[j];
-      size_t best = diag + (a[i - 1] != b[j - 1]);
-      if (row[j] + 1 < best) best = row[j] + 1;
-      if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-      row[j] = best;
-      diag = up;
+      size_t best = prev[j - 1] + (a[i - 1] != b[j - 1]);
+      if (prev[j] + 1 < best) best = prev[j] + 1;
+      if (cur[j - 1] + 1 < best) best = cur[j - 1] + 1;
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && prev2[j - 2] + 1 < best)
+        best = prev2[j - 2] + 1;
+      cur[j] = best;
     }
+    memcpy(prev2, prev, sizeof prev);
+    memcpy(prev, cur, sizeof cur);
   }
-  return row[lb];
+  return prev[lb];
 }
 
 const char *rigor_closest(const char *word, const char *const *candidates, size_t n) {

@@ -5,7 +5,8 @@
 #include <stddef.h>
 
 /* The candidate within a small edit distance of `word` (1 for words of up to 4 characters,
- * otherwise a third of the word's length, plus one), or NULL. Stops at n or a NULL entry. */
+ * otherwise a third of the word's length, plus one; swapping two neighbours counts 1), or NULL.
+ * Stops at n or a NULL entry. */
 const char *rigor_closest(const char *word, const char *const *candidates, size_t n);
 
 #endif

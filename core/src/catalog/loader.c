@@ -1,4 +1,5 @@
 #include "loader.h"
+#include "suggest.h"
 #include "trust.h"
 
 #include <dirent.h>
@@ -316,6 +317,30 @@ static bool is_plugin_file(const char *fname) {
   return len > 3 && strcmp(fname + len - 3, ".so") == 0;
 }
 
+/* The plugin file name in the search folders closest to `name` ("strem" -> "stream"), for a
+ * did-you-mean; file names only, no file is opened. */
+static bool closest_file(const char *name, char (*dirs)[PATH_MAX], size_t nd, char *out,
+                         size_t cap) {
+  char stems[64][64];
+  const char *list[64];
+  size_t n = 0;
+  for (size_t i = 0; i < nd && n < 64; i++) {
+    DIR *d = opendir(dirs[i]);
+    if (!d) continue;
+    for (struct dirent *e; n < 64 && (e = readdir(d));) {
+      size_t len = strlen(e->d_name);
+      if (!is_plugin_file(e->d_name) || len - 3 >= sizeof stems[n]) continue;
+      snprintf(stems[n], sizeof stems[n], "%.*s", (int)(len - 3), e->d_name);
+      list[n] = stems[n];
+      n++;
+    }
+    closedir(d);
+  }
+  const char *near = rigor_closest(name, list, n);
+  if (near) snprintf(out, cap, "%s", near);
+  return near != NULL;
+}
+
 int rigor_plugin_load(const char *name, const rigor_plugin_search_t *search, rigor_loaded_t **out,
                       char *err, size_t errlen) {
   *out = NULL;
@@ -381,7 +406,11 @@ int rigor_plugin_load(const char *name, const rigor_plugin_search_t *search, rig
     }
     closedir(d);
   }
-  size_t used = (size_t)snprintf(err, errlen, "no plugin named '%s' in", name);
+  size_t used = (size_t)snprintf(err, errlen, "no plugin named '%s'", name);
+  char near[256];
+  if (closest_file(name, dirs, nd, near, sizeof near) && used < errlen)
+    used += (size_t)snprintf(err + used, errlen - used, " (did you mean '%s'?)", near);
+  if (used < errlen) used += (size_t)snprintf(err + used, errlen - used, " in");
   for (size_t i = 0; i < nd && used < errlen; i++)
     used += (size_t)snprintf(err + used, errlen - used, "%s %s", i ? "," : "", dirs[i]);
   if (nd == 0 && used < errlen) snprintf(err + used, errlen - used, " any plugin folder");
