@@ -1,5 +1,6 @@
 #include "reader.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -78,6 +79,20 @@ typedef struct reader {
   size_t errlen;
 } reader_t;
 
+/* A first line that is no JSON but reads like YAML (a comment, a document start, `key:`): the
+ * user gave the experiment file where its results belong. */
+static bool looks_like_experiment(const char *path, const char *text, size_t len) {
+  size_t n = strlen(path);
+  if ((n > 5 && strcmp(path + n - 5, ".yaml") == 0) || (n > 4 && strcmp(path + n - 4, ".yml") == 0))
+    return true;
+  if (len && text[0] == '#') return true;
+  if (len >= 3 && memcmp(text, "---", 3) == 0) return true;
+  size_t i = 0;
+  while (i < len && (isalnum((unsigned char)text[i]) || text[i] == '_' || text[i] == '-'))
+    i++;
+  return i > 0 && i < len && text[i] == ':';
+}
+
 /* The way every line took before the fast path, and the one every doubtful line still takes:
  * jansson's parse, so its message (with line:col) is the error. */
 static int read_with_jansson(reader_t *r, const char *text, size_t len, size_t start, size_t line,
@@ -89,8 +104,14 @@ static int read_with_jansson(reader_t *r, const char *text, size_t len, size_t s
       if (truncated) *truncated = true;
       return 0;
     }
-    snprintf(r->err, r->errlen, "%s:%zu:%d: %s", r->path, line,
-             jerr.column > 0 ? jerr.column + (int)start : 1 + (int)start, jerr.text);
+    if (line == 1 && looks_like_experiment(r->path, text + start, len - start))
+      snprintf(r->err, r->errlen,
+               "%s: this is an experiment file, not a results file; run it first (rigor run %s), "
+               "then read the results file it writes",
+               r->path, r->path);
+    else
+      snprintf(r->err, r->errlen, "%s:%zu:%d: %s", r->path, line,
+               jerr.column > 0 ? jerr.column + (int)start : 1 + (int)start, jerr.text);
     return RIGOR_EINVAL;
   }
   const char *type = NULL;
