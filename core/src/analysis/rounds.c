@@ -6,6 +6,7 @@
 #include "report.h"
 #include "rigor/plugin.h"
 #include "rounds.h"
+#include "suggest.h"
 
 typedef struct round_value {
   double value;
@@ -130,8 +131,64 @@ static int axis_entries(const rigor_exp_analysis_t *e, const rigor_axis_info_t *
   return 0;
 }
 
+typedef struct names {
+  const char **v;
+  size_t n, cap;
+} names_t;
+
+/* Each name once. */
+static void names_add(names_t *l, const char *name) {
+  for (size_t k = 0; k < l->n; k++)
+    if (strcmp(l->v[k], name) == 0) return;
+  if (l->n == l->cap) {
+    size_t cap = l->cap ? 2 * l->cap : 16;
+    const char **grown = realloc(l->v, cap * sizeof *grown);
+    if (!grown) return;
+    l->v = grown, l->cap = cap;
+  }
+  l->v[l->n++] = name;
+}
+
+/* Whether a plugin record or a row of the files names `metric`; when none does, err says so with
+ * the closest name and the ones there are. */
+static bool metric_known(rigor_analysis_t *const *an, size_t n, const char *metric, char *err,
+                         size_t errlen) {
+  names_t l = {0};
+  for (size_t r = 0; r < n; r++)
+    for (size_t x = 0; an[r] && x < an[r]->n_exps; x++) {
+      const rigor_exp_analysis_t *e = &an[r]->exps[x];
+      size_t i;
+      json_t *m;
+      json_array_foreach(json_object_get(json_object_get(e->record, "plugin"), "metrics"), i, m) {
+        const char *name = json_string_value(json_object_get(m, "name"));
+        if (name) names_add(&l, name);
+      }
+      for (size_t w = 0; w < e->n_rows; w++)
+        for (size_t k = 0; k < e->rows[w].n_metrics; k++)
+          names_add(&l, e->rows[w].metrics[k].name);
+    }
+  bool found = false;
+  for (size_t k = 0; k < l.n && !found; k++)
+    found = strcmp(l.v[k], metric) == 0;
+  if (!found) {
+    size_t used = (size_t)snprintf(err, errlen, "--metric: no row of %s has a metric '%s'",
+                                   n == 1 ? "the file" : "these files", metric);
+    const char *near = rigor_closest(metric, l.v, l.n);
+    if (near && used < errlen)
+      used += (size_t)snprintf(err + used, errlen - used, " (did you mean '%s'?)", near);
+    if (l.n == 0 && used < errlen)
+      snprintf(err + used, errlen - used,
+               "; they have no plugin metric (leave --metric out to judge the row's figure)");
+    for (size_t k = 0; k < l.n && used < errlen; k++)
+      used +=
+          (size_t)snprintf(err + used, errlen - used, "%s%s", k ? ", " : "; they have ", l.v[k]);
+  }
+  free(l.v);
+  return found;
+}
+
 int rigor_rounds_doc(const char *const *paths, size_t n, const char *metric, const char *axis,
-                     rigor_doc_t **out) {
+                     rigor_doc_t **out, char *err, size_t errlen) {
   static const char *const h[] = {"round",       "of",          "row",     "value",
                                   "vs baseline", "vs previous", "vs best", "status"};
   rigor_table_t *t = rigor_table_new("", 8, h);
@@ -144,10 +201,12 @@ int rigor_rounds_doc(const char *const *paths, size_t n, const char *metric, con
   const char *figure = NULL, *rounds_of = NULL;
   rigor_contrasts_t *cells = NULL;
   int rc = t && doc && an ? 0 : RIGOR_ENOMEM;
+  if (errlen) err[0] = '\0';
   for (size_t r = 0; !rc && r < n; r++) {
-    char err[1024] = "";
-    if (rigor_analysis_load(&paths[r], 1, &an[r], err, sizeof err) || an[r]->n_exps == 0) {
-      const char *why = err[0] ? err : "no experiment in the file";
+    char lerr[1024] = "";
+    if (rigor_analysis_load(&paths[r], 1, &an[r], lerr, sizeof lerr) || an[r]->n_exps == 0) {
+      const char *why = lerr[0] ? lerr : "no experiment in the file";
+      if (errlen && !err[0]) snprintf(err, errlen, "%s", why);
       char round[24], status[1100];
       snprintf(round, sizeof round, "%zu", r + 1);
       snprintf(status, sizeof status, "invalid: %s", why);
@@ -176,7 +235,13 @@ int rigor_rounds_doc(const char *const *paths, size_t n, const char *metric, con
         }
     }
   }
-  if (!rc && axis && !chosen) rc = RIGOR_ENOENT;
+  if (!rc && axis && !chosen) {
+    snprintf(err, errlen, "--axis %s: %s", axis,
+             n == 1 ? "the file has no matrix axis of that name with several levels"
+                    : "the levels of an axis are rounds of one file; give one file");
+    rc = RIGOR_ENOENT;
+  }
+  if (!rc && readable && metric && !metric_known(an, n, metric, err, errlen)) rc = RIGOR_ENOENT;
   if (!rc && chosen) {
     rounds_of = chosen->name;
     rc = rigor_contrasts_build(axis_exp, chosen->name, NULL, &cells);

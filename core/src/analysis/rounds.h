@@ -12,9 +12,11 @@
  * a plugin metric name, or NULL for the row's figure (the plugin's primary metric, else the median
  * time). Speedup = baseline / candidate when lower is better (candidate / baseline when the
  * plugin declares higher better). Invalid rounds are skipped with their reason. *out is the
- * document for any writer (also when no file could be read). Returns 0, RIGOR_EINVAL when no
- * file could be read, RIGOR_ENOENT when `axis` names no axis of several levels. */
+ * document for any writer (also when no file could be read). Returns 0; RIGOR_EINVAL when no
+ * file could be read (err: the first file's reason); RIGOR_ENOENT when `axis` names no axis of
+ * several levels, or no row or plugin of the files knows `metric` (err says which, with the
+ * closest name). */
 int rigor_rounds_doc(const char *const *paths, size_t n, const char *metric, const char *axis,
-                     rigor_doc_t **out);
+                     rigor_doc_t **out, char *err, size_t errlen);
 
 #endif
