@@ -1,27 +1,69 @@
 #include "progress.h"
 
+#include <math.h>
 #include <stdio.h>
+
+/* 0:07, 12:30, 1:02:03. */
+static void clock_text(char *buf, size_t cap, double s) {
+  long t = isfinite(s) && s > 0 ? lround(s) : 0;
+  if (t >= 3600)
+    snprintf(buf, cap, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+  else
+    snprintf(buf, cap, "%ld:%02ld", t / 60, t % 60);
+}
+
+/* The time left: the mean run so far times the runs left. */
+static double eta_s(const rigor_progress_t *p, uint32_t finished) {
+  uint32_t left = p->total > finished ? p->total - finished : 0;
+  return p->done ? p->elapsed_s / p->done * left : 0;
+}
+
+static void run_started(const rigor_progress_view_t *v, const rigor_progress_t *p) {
+  uint32_t k = p->resumed + p->done + 1, n = p->job->n_variants ? p->job->n_variants : 1;
+  char eta[32];
+  clock_text(eta, sizeof eta, eta_s(p, k - 1));
+  if (v->line) {
+    fprintf(stderr, "\r\033[K[%u/%u] %s: %s  ETA %s", k, p->total, p->job->name, p->label, eta);
+    fflush(stderr);
+  } else if (v->verbose) {
+    fprintf(stderr, "rigor: [%u/%u] %s %s: starts (run %u, block %u, position %u)\n", k, p->total,
+            p->job->name, p->label, p->run, p->run / n, p->run % n);
+  }
+}
+
+static void run_ended(const rigor_progress_view_t *v, const rigor_progress_t *p) {
+  bool ok = p->status == RIGOR_RUN_OK;
+  const char *status = rigor_run_status_names[p->status];
+  if (v->line) {
+    if (!ok)
+      fprintf(stderr, "\r\033[Krigor: %s run %u (%s): %s: %s\n", p->job->name, p->run, p->label,
+              status, p->reason ? p->reason : "-");
+    return;
+  }
+  uint32_t k = p->resumed + p->done;
+  char elapsed[32], eta[32];
+  clock_text(elapsed, sizeof elapsed, p->elapsed_s);
+  clock_text(eta, sizeof eta, eta_s(p, k));
+  fprintf(stderr, "rigor: [%u/%u] %s %s: %s in %.2f s%s%s%s; %s elapsed, ETA %s\n", k, p->total,
+          p->job->name, p->label, status, p->run_s, p->reason && (!ok || v->verbose) ? " (" : "",
+          p->reason && (!ok || v->verbose) ? p->reason : "",
+          p->reason && (!ok || v->verbose) ? ")" : "", elapsed, eta);
+}
 
 void rigor_progress_draw(void *arg, const rigor_progress_t *p) {
   const rigor_progress_view_t *v = arg;
+  if (v->quiet) return;
   switch (p->event) {
   case RIGOR_PROGRESS_RUN_START:
-    if (v->line) {
-      double eta = p->done ? p->elapsed_s / p->done * (p->total - p->run) : 0;
-      fprintf(stderr, "\r\033[K[%u/%u] %s: %s  ETA %d:%02d", p->run + 1, p->total, p->job->name,
-              p->label, (int)eta / 60, (int)eta % 60);
-      fflush(stderr);
-    }
+    run_started(v, p);
     break;
   case RIGOR_PROGRESS_RUN_END:
-    if (p->status != RIGOR_RUN_OK && !v->quiet)
-      fprintf(stderr, "%srigor: %s run %u (%s): %s: %s\n", v->line ? "\r\033[K" : "", p->job->name,
-              p->run, p->label, rigor_run_status_names[p->status], p->reason ? p->reason : "-");
+    run_ended(v, p);
     break;
   case RIGOR_PROGRESS_JOB_END:
     if (v->line) fprintf(stderr, "\r\033[K");
-    if (!v->quiet)
-      fprintf(stderr, "rigor: %s: %u runs -> %s\n", p->job->name, p->done, p->job->output);
+    fprintf(stderr, "rigor: %s: %u runs -> %s\n", p->job->name, p->done, p->job->output);
     break;
   }
+  if (!v->line) fflush(stderr);
 }

@@ -1,4 +1,5 @@
-/* What `rigor run` shows while runs go on. */
+/* What `rigor run` shows while runs go on: on a terminal, one line redrawn as runs start; on
+ * anything else (a CI log), one line per finished run. */
 #ifndef RIGOR_PROGRESS_H
 #define RIGOR_PROGRESS_H
 
@@ -7,11 +8,14 @@
 #include "runner.h"
 
 typedef struct rigor_progress_view {
-  bool line;  /* a progress line on stderr (a terminal) */
-  bool quiet; /* nothing but errors */
+  bool line;    /* redraw one progress line on stderr (a terminal) */
+  bool quiet;   /* nothing but errors */
+  bool verbose; /* a line as each run starts, and one as it ends, on a terminal too */
 } rigor_progress_view_t;
 
-/* A rigor_run_opts_t.progress callback; arg is a rigor_progress_view_t. */
+/* A rigor_run_opts_t.progress callback; arg is a rigor_progress_view_t. Each finished run's line
+ * reads "rigor: [k/N] EXPERIMENT VARIANT: STATUS in T; ELAPSED elapsed, ETA LEFT", with the
+ * reason after a status other than ok. */
 void rigor_progress_draw(void *arg, const rigor_progress_t *p);
 
 #endif

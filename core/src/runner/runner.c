@@ -37,6 +37,7 @@ typedef struct runner {
   size_t errlen;
   int io_error;
   rigor_tally_t *tally;
+  uint32_t resumed; /* runs of the job's schedule the resumed file already held */
 } runner_t;
 
 static void write_record(runner_t *r, rigor_results_writer_t *w, const json_t *rec) {
@@ -51,6 +52,7 @@ static void write_sample(void *arg, json_t *sample) {
 
 static void report(const runner_t *r, rigor_progress_t *p) {
   p->job = r->job;
+  p->resumed = r->resumed;
   if (r->opts->progress) r->opts->progress(r->opts->progress_arg, p);
 }
 
@@ -225,6 +227,9 @@ static void run_one(runner_t *r, uint32_t k, uint32_t attempt, uint32_t done, ui
   if (!r->io_error && rigor_results_sync(&r->out, r->err, r->errlen) < 0) r->io_error = RIGOR_EIO;
   count(r->tally, o.status);
   p.event = RIGOR_PROGRESS_RUN_END;
+  p.done = done + 1;
+  p.elapsed_s = (double)(rigor_now_ns() - t_start) * 1e-9;
+  p.run_s = (double)(rigor_now_ns() - t0) * 1e-9;
   p.status = o.status;
   p.reason = o.reason[0] ? o.reason : NULL;
   report(r, &p);
@@ -433,6 +438,9 @@ static int run_loaded(runner_t *r, claimed_t *claimed) {
     json_decref(rec);
     if (!r->io_error) rigor_results_sync(&r->out, r->err, r->errlen);
   }
+  r->resumed = 0;
+  for (uint32_t k = 0; rs.done && k < total; k++)
+    r->resumed += rs.done[k] != 0;
   uint64_t t_start = rigor_now_ns();
   uint32_t done = 0;
   for (uint32_t k = 0; k < total && !rigor_signals_received() && !r->io_error; k++) {

@@ -44,8 +44,11 @@ typedef struct rigor_progress {
   const rigor_job_t *job;
   uint32_t run;      /* the run's index in the schedule */
   uint32_t total;    /* runs in the schedule */
-  uint32_t done;     /* runs this invocation has finished in this experiment */
-  double elapsed_s;  /* since the experiment's first run here started */
+  uint32_t resumed;  /* runs of the schedule the results file held before (--resume) */
+  uint32_t done;     /* runs this invocation has finished in this experiment, this one included
+                      * at RUN_END */
+  double elapsed_s;  /* since the experiment's first run here started, until now */
+  double run_s;      /* RUN_END: how long this run took */
   const char *label; /* the run's variant */
   rigor_run_status_t status;
   const char *reason;
@@ -56,7 +59,7 @@ typedef struct rigor_run_opts {
   bool force;
   bool allow_commands;
   rigor_plugin_search_t search;
-  const char *self_exe; /* this binary, for launchers */
+  const char *self_exe;               /* this binary, for launchers */
   const char *const *protected_paths; /* NULL-terminated: files results must never overwrite */
   const char *rigor_version, *rigor_git;
   void (*progress)(void *arg, const rigor_progress_t *p); /* may be NULL */
