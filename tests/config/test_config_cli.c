@@ -78,7 +78,7 @@ static void test_validate_exit_codes(void **state) {
                               "'iters'?)\n  timing: {iter: 1}\n           ^\n"));
   free(out);
   assert_int_equal(rigor("validate", &out), 2);
-  assert_non_null(strstr(out, "missing FILE"));
+  assert_non_null(strstr(out, "rigor validate: no experiment file given"));
   free(out);
   free(path);
   free(bad);

@@ -1,8 +1,13 @@
-/* Subcommands. Each takes argv from the subcommand's name on (argv[0] == "run") and returns the
- * process exit code: 0 good, 1 a run crashed/timed out/errored, 2 usage or config error,
- * 3 correctness failed, 4 compare or history check found a regression, 5 everything skipped. */
+/* Subcommands and the one option parser they share. Each subcommand takes argv from its name on
+ * (argv[0] == "run") and returns the process exit code: 0 good, 1 a run crashed/timed out/errored,
+ * 2 usage or config error, 3 correctness failed, 4 compare or history check found a regression,
+ * 5 everything skipped. */
 #ifndef RIGOR_CLI_H
 #define RIGOR_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
 
 enum {
   RIGOR_EXIT_OK = 0,
@@ -31,5 +36,68 @@ int rigor_cmd_history(int argc, char **argv);    /* cmd_history.c */
 
 /* cmd_store.c: the store a command reads: `given` (--db), else $RIGOR_DB, else rigor.db. */
 const char *rigor_store_url(const char *given);
+
+/* ---- the option parser ---------------------------------------------------------------------
+ * Every subcommand declares its options in one table; the parser takes `--name value`,
+ * `--name=value`, `-x value`, flags, and `--` (what follows is positional), prints --help from
+ * the table (one line per option), and words every usage error one way:
+ *
+ *   rigor run: unknown option '--outptu' (did you mean '--output'?)
+ *   usage: rigor run FILE [OPTION]...
+ *   See 'rigor run --help'.
+ */
+
+/* A growing list of borrowed strings, NULL-terminated once it holds one (v is NULL before). */
+typedef struct rigor_strings {
+  const char **v;
+  size_t n, cap;
+} rigor_strings_t;
+
+int rigor_strings_add(rigor_strings_t *s, const char *text); /* 0 or -1 out of memory */
+void rigor_strings_free(rigor_strings_t *s);
+
+/* One option. Exactly one of flag, value and list is set: a flag takes no value; a value's last
+ * occurrence wins; a list collects every occurrence in order. */
+typedef struct rigor_option {
+  const char *name; /* long name without the dashes: "output" */
+  char letter;      /* short form ('o' for -o), 0 for none */
+  const char *arg;  /* the value's name in help and errors ("OUT"); NULL for a flag */
+  const char *help; /* one line */
+  bool *flag;
+  const char **value;
+  rigor_strings_t *list;
+} rigor_option_t;
+
+typedef struct rigor_command {
+  const char *name;              /* "run", "store add" */
+  const char *usage;             /* after the name; one form per line: "FILE [OPTION]..." */
+  const char *about;             /* what --help says it does, before the options */
+  const rigor_option_t *options; /* ends with an entry whose name is NULL */
+} rigor_command_t;
+
+/* Parses argv[1..argc) into the options' targets and `positional` (may be NULL: none allowed).
+ * Returns -1 to go on; RIGOR_EXIT_OK after printing --help to stdout; RIGOR_EXIT_USAGE after
+ * printing a usage error to stderr. */
+int rigor_args_parse(const rigor_command_t *cmd, int argc, char **argv,
+                     rigor_strings_t *positional);
+
+/* Prints "rigor NAME: MESSAGE", the usage line and the pointer to --help to stderr; returns
+ * RIGOR_EXIT_USAGE. */
+int rigor_usage_error(const rigor_command_t *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* The index of `value` among the NULL-terminated `choices`; otherwise a usage error naming the
+ * option, the choices and the closest one, and -1. */
+int rigor_args_choice(const rigor_command_t *cmd, const char *option, const char *value,
+                      const char *const *choices);
+
+/* A report writer by name ("text" when value is NULL); NULL after a usage error as above. */
+const struct rigor_writer *rigor_args_writer(const rigor_command_t *cmd, const char *value);
+
+/* -o/--output: the file opened for writing, or stdout when path is NULL or "-". NULL after
+ * printing why it cannot be opened. rigor_output_close returns 0, or -1 after printing that the
+ * output could not be written. */
+FILE *rigor_output_open(const rigor_command_t *cmd, const char *path);
+int rigor_output_close(const rigor_command_t *cmd, const char *path, FILE *out);
 
 #endif

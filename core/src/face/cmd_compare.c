@@ -8,89 +8,21 @@
 #include "writers.h"
 #include "units.h"
 
-static const char usage[] =
-    "usage: rigor compare BASE CAND [--threshold 2%] [--fail-on LIST] [--format FORMAT]\n"
-    "                     [--ignore-identity PATH]... [--seed N]\n"
-    "       rigor compare FILE --axis AXIS [--ref LEVEL] [--candidate LEVEL] [--threshold 2%]\n"
-    "                     [--fail-on LIST] [--format FORMAT]\n"
-    "  FORMAT: text, md, csv, json, html; LIST: undetermined, unstable, invalid, incomparable,\n"
-    "  missing (comma-separated). Exit 4 when a row is slower or has a verdict of LIST, 1 when\n"
-    "  nothing could be compared.\n";
+static const char about[] =
+    "Verdicts per variant and point between two results files (BASE and CAND), with the run as\n"
+    "the unit; or, with --axis, the levels of one matrix axis of one FILE against a reference\n"
+    "level, paired by block. Verdicts: same, faster, slower, unstable, invalid, incomparable,\n"
+    "missing, undetermined. Exit 4 when a row is slower or has a verdict --fail-on lists, 1 when\n"
+    "nothing could be compared.\n";
 
 typedef struct compare_args {
   rigor_compare_opts_t opts;
-  const char *files[2];
+  const char *const *files;
   size_t n_files;
-  const char *axis, *ref, *candidate;
+  const char *axis, *ref, *candidate, *out_path;
   const rigor_writer_t *writer;
+  const rigor_command_t *cmd;
 } compare_args_t;
-
-/* The threshold is a fraction or a percentage; "5" is refused (5% or 500%?). */
-static int parse_threshold(const char *text, double *out) {
-  char err[256];
-  if (rigor_parse_percent(text, out, err, sizeof err)) {
-    fprintf(stderr, "rigor compare: --threshold: %s\n", err);
-    return -1;
-  }
-  return 0;
-}
-
-static int parse_args(int argc, char **argv, compare_args_t *a, const char **ignore) {
-  for (int i = 1; i < argc; i++) {
-    const char *arg = argv[i];
-    char err[256];
-    if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
-      fputs(usage, stdout);
-      return 1;
-    }
-    static const char *const valued[] = {"--threshold", "--format",    "--ignore-identity",
-                                         "--seed",      "--fail-on",   "--axis",
-                                         "--ref",       "--candidate", NULL};
-    bool takes_value = false;
-    for (size_t k = 0; valued[k]; k++)
-      takes_value = takes_value || strcmp(arg, valued[k]) == 0;
-    if (takes_value && i + 1 >= argc) {
-      fprintf(stderr, "rigor compare: %s needs a value\n%s", arg, usage);
-      return -1;
-    }
-    const char *val = takes_value ? argv[++i] : NULL;
-    if (strcmp(arg, "--threshold") == 0) {
-      if (parse_threshold(val, &a->opts.threshold)) return -1;
-    } else if (strcmp(arg, "--format") == 0) {
-      if (!(a->writer = rigor_writer_find(val))) {
-        fprintf(stderr, "rigor compare: unknown format '%s' (%s)\n", val, rigor_writer_names());
-        return -1;
-      }
-    } else if (strcmp(arg, "--ignore-identity") == 0) {
-      ignore[a->opts.n_ignore++] = val;
-    } else if (strcmp(arg, "--seed") == 0) {
-      if (rigor_parse_uint(val, &a->opts.seed, err, sizeof err)) {
-        fprintf(stderr, "rigor compare: --seed: %s\n", err);
-        return -1;
-      }
-    } else if (strcmp(arg, "--fail-on") == 0) {
-      if (rigor_fail_on_parse(val, &a->opts.fail_on, err, sizeof err)) {
-        fprintf(stderr, "rigor compare: --fail-on: %s\n", err);
-        return -1;
-      }
-    } else if (strcmp(arg, "--axis") == 0) {
-      a->axis = val;
-    } else if (strcmp(arg, "--ref") == 0) {
-      a->ref = val;
-    } else if (strcmp(arg, "--candidate") == 0) {
-      a->candidate = val;
-    } else if (arg[0] == '-' && arg[1]) {
-      fprintf(stderr, "rigor compare: unknown option '%s'\n%s", arg, usage);
-      return -1;
-    } else if (a->n_files < 2) {
-      a->files[a->n_files++] = arg;
-    } else {
-      fprintf(stderr, "rigor compare: too many files ('%s')\n%s", arg, usage);
-      return -1;
-    }
-  }
-  return 0;
-}
 
 static int exit_for(bool vacuous, bool regression, bool failed, const char *why) {
   if (vacuous) {
@@ -114,12 +46,14 @@ static int compare_files(const compare_args_t *a) {
   int code;
   if (rigor_compare(an[0], an[1], &a->opts, &c) == 0) {
     rigor_doc_t *doc = rigor_comparison_doc(c);
-    if (doc) a->writer->write(doc, stdout);
+    FILE *out = rigor_output_open(a->cmd, a->out_path);
+    int wrc = out && doc ? a->writer->write(doc, out) : -1;
+    bool written = out && rigor_output_close(a->cmd, a->out_path, out) == 0 && wrc == 0;
     rigor_doc_free(doc);
     char why[256];
     rigor_comparison_vacuous_reason(c, why, sizeof why);
-    fflush(stdout);
-    code = exit_for(c->n_compared == 0, c->regression, c->failed, why);
+    code = written ? exit_for(c->n_compared == 0, c->regression, c->failed, why)
+                   : RIGOR_EXIT_RUN_FAILED;
     rigor_comparison_free(c);
   } else {
     fprintf(stderr, "rigor compare: out of memory\n");
@@ -192,13 +126,16 @@ static int compare_axis(const compare_args_t *a) {
     }
     rigor_doc_text(doc, "%s%s", regression ? "REGRESSION: some levels are slower" : "no regression",
                    failed ? "; FAILED: some contrasts have a verdict of --fail-on" : "");
-    a->writer->write(doc, stdout);
-    rigor_doc_free(doc);
   }
   json_decref(all);
-  fflush(stdout);
-  code = exit_for(compared == 0, regression, failed,
-                  "no contrast has a complete block (both levels ran ok in the same block)");
+  FILE *out = doc ? rigor_output_open(a->cmd, a->out_path) : NULL;
+  int wrc = out ? a->writer->write(doc, out) : -1;
+  bool written = out && rigor_output_close(a->cmd, a->out_path, out) == 0 && wrc == 0;
+  rigor_doc_free(doc);
+  code = written ? exit_for(compared == 0, regression, failed,
+                            "no contrast has a complete block (both levels ran ok in the same "
+                            "block)")
+                 : RIGOR_EXIT_RUN_FAILED;
 done:
   for (size_t i = 0; i < n_sets; i++)
     rigor_contrasts_free(sets[i]);
@@ -207,28 +144,64 @@ done:
   return code;
 }
 
+/* --threshold, --seed and --fail-on into the options; a usage error says what is wrong. */
+static int parse_values(const rigor_command_t *cmd, const char *threshold, const char *seed,
+                        const char *fail_on, rigor_compare_opts_t *o) {
+  char err[256];
+  if (threshold && rigor_parse_percent(threshold, &o->threshold, err, sizeof err))
+    return rigor_usage_error(cmd, "--threshold: %s", err);
+  if (seed && rigor_parse_uint(seed, &o->seed, err, sizeof err))
+    return rigor_usage_error(cmd, "--seed: %s", err);
+  if (fail_on && rigor_fail_on_parse(fail_on, &o->fail_on, err, sizeof err))
+    return rigor_usage_error(cmd, "--fail-on: %s", err);
+  return -1;
+}
+
 int rigor_cmd_compare(int argc, char **argv) {
-  compare_args_t a = {.writer = rigor_writer_find("text")};
+  compare_args_t a = {0};
   rigor_compare_opts_default(&a.opts);
-  const char **ignore = calloc((size_t)argc, sizeof *ignore);
-  if (!ignore) return RIGOR_EXIT_USAGE;
-  a.opts.ignore_identity = ignore;
-  int rc = parse_args(argc, argv, &a, ignore);
-  int code = RIGOR_EXIT_USAGE;
-  if (rc > 0) {
-    code = RIGOR_EXIT_OK;
-  } else if (rc == 0) {
-    if (a.axis && a.n_files == 1)
-      code = compare_axis(&a);
-    else if (a.axis)
-      fprintf(stderr, "rigor compare: --axis compares the levels of one file\n%s", usage);
-    else if (a.ref || a.candidate)
-      fprintf(stderr, "rigor compare: --ref and --candidate need --axis\n%s", usage);
-    else if (a.n_files != 2)
-      fprintf(stderr, "rigor compare: needs BASE and CAND (or FILE --axis AXIS)\n%s", usage);
-    else
-      code = compare_files(&a);
-  }
-  free(ignore);
+  const char *threshold = NULL, *seed = NULL, *fail_on = NULL, *format = NULL;
+  rigor_strings_t ignore = {0}, files = {0};
+  const rigor_option_t options[] = {
+      {"threshold", 0, "PCT", "the smallest change that counts (2% or 0.02; default 2%)",
+       .value = &threshold},
+      {"fail-on", 0, "LIST",
+       "verdicts that fail too: undetermined,unstable,invalid,incomparable,"
+       "missing",
+       .value = &fail_on},
+      {"format", 0, "FORMAT", "text (default), md, csv, json or html", .value = &format},
+      {"output", 'o', "OUT", "write to OUT instead of standard output", .value = &a.out_path},
+      {"ignore-identity", 0, "PATH", "do not compare this identity field (repeatable)",
+       .list = &ignore},
+      {"seed", 0, "N", "the bootstrap's random seed", .value = &seed},
+      {"axis", 0, "AXIS", "one FILE: compare the levels of AXIS", .value = &a.axis},
+      {"ref", 0, "LEVEL", "with --axis: the reference level (default: the first)", .value = &a.ref},
+      {"candidate", 0, "LEVEL", "with --axis: only this level against the reference",
+       .value = &a.candidate},
+      {NULL},
+  };
+  const rigor_command_t cmd = {"compare", "BASE CAND [OPTION]...\nFILE --axis AXIS [OPTION]...",
+                               about, options};
+  a.cmd = &cmd;
+  int code = rigor_args_parse(&cmd, argc, argv, &files);
+  if (code < 0) code = parse_values(&cmd, threshold, seed, fail_on, &a.opts);
+  if (code < 0 && !(a.writer = rigor_args_writer(&cmd, format))) code = RIGOR_EXIT_USAGE;
+  a.files = files.v, a.n_files = files.n;
+  a.opts.ignore_identity = ignore.v, a.opts.n_ignore = ignore.n;
+  if (code >= 0) {
+    /* help, or a usage error already printed */
+  } else if (a.axis && a.n_files == 1)
+    code = compare_axis(&a);
+  else if (a.axis)
+    code = rigor_usage_error(&cmd, "--axis compares the levels of one file, not %zu", a.n_files);
+  else if (a.ref || a.candidate)
+    code = rigor_usage_error(&cmd, "--ref and --candidate need --axis");
+  else if (a.n_files != 2)
+    code = rigor_usage_error(&cmd, "needs BASE and CAND (or FILE --axis AXIS), not %zu file%s",
+                             a.n_files, a.n_files == 1 ? "" : "s");
+  else
+    code = compare_files(&a);
+  rigor_strings_free(&ignore);
+  rigor_strings_free(&files);
   return code;
 }

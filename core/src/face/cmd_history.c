@@ -7,98 +7,54 @@
 #include "history.h"
 #include "writers.h"
 #include "store.h"
+#include "suggest.h"
 #include "units.h"
 
-static const char usage[] =
-    "usage: rigor history [--db URL] [--series FILTER] [--format text|md|csv|json|html] [-o OUT]\n"
-    "                     [--upto SHA] [--significance P] [--min-magnitude PCT] [--window N]\n"
-    "       rigor history check [--db URL] [--commit SHA] [--series FILTER] [--format "
-    "text|json]\n"
-    "                     [--significance P] [--min-magnitude PCT] [--window N]\n"
+static const char history_about[] =
+    "Each series (experiment, variant, point, metric) of the store over commits: the median with\n"
+    "the 95% interval of its runs per commit, the CV gate's verdict, and the change points, each\n"
+    "with its commit, the change with an interval, its p-value, and whether it is a regression.\n"
     "FILTER is a glob over EXPERIMENT/VARIANT/POINT/METRIC, or a substring of it, or an\n"
-    "experiment hash prefix. check exits 4 when SHA (default: the working tree's HEAD) opens a\n"
-    "regression change point, or, with fewer stable points than the detector needs, when the\n"
-    "A/B contrast with the previous commit says slower; 0 otherwise.\n";
+    "experiment hash prefix. `rigor history check --help`: the CI gate.\n";
+
+static const char check_about[] =
+    "The CI gate: exit 4 when SHA (default: the working tree's HEAD) opens a regression change\n"
+    "point, or, with fewer stable points than the detector needs, when the A/B contrast with the\n"
+    "previous commit says slower; 0 otherwise.\n";
 
 typedef struct history_args {
-  const char *db, *format, *out, *commit;
+  const char *db, *format, *out, *commit, *significance, *min_magnitude, *window;
   bool check;
   rigor_history_opts_t opts;
+  const rigor_command_t *cmd;
 } history_args_t;
 
-static int parse_detector(const char *opt, const char *v, rigor_history_opts_t *o) {
+/* --significance, --min-magnitude and --window into the detector's parameters. */
+static int parse_detector(history_args_t *a) {
+  rigor_history_opts_t *o = &a->opts;
   char err[256] = "";
-  if (strcmp(opt, "--significance") == 0) {
+  if (a->significance) {
     char *end;
-    double p = strtod(v, &end);
-    if (*end || !(p > 0 && p < 1)) {
-      fprintf(stderr, "rigor history: --significance takes a p-value in (0, 1), not '%s'\n", v);
-      return -1;
-    }
+    double p = strtod(a->significance, &end);
+    if (*end || !(p > 0 && p < 1))
+      return rigor_usage_error(a->cmd, "--significance takes a p-value in (0, 1), not '%s'",
+                               a->significance);
     o->cpd.significance = p, o->has_significance = true;
-  } else if (strcmp(opt, "--min-magnitude") == 0) {
-    if (rigor_parse_percent(v, &o->cpd.min_magnitude, err, sizeof err) ||
-        !(o->cpd.min_magnitude >= 0)) {
-      fprintf(stderr, "rigor history: --min-magnitude: %s\n", err[0] ? err : "must be >= 0");
-      return -1;
-    }
+  }
+  if (a->min_magnitude) {
+    if (rigor_parse_percent(a->min_magnitude, &o->cpd.min_magnitude, err, sizeof err) ||
+        !(o->cpd.min_magnitude >= 0))
+      return rigor_usage_error(a->cmd, "--min-magnitude: %s", err[0] ? err : "must be >= 0");
     o->has_min_magnitude = true;
-  } else {
+  }
+  if (a->window) {
     uint64_t w = 0;
-    if (rigor_parse_uint(v, &w, err, sizeof err) || w < 2 || w > 100000) {
-      fprintf(stderr, "rigor history: --window takes a whole number from 2 to 100000, not '%s'\n",
-              v);
-      return -1;
-    }
+    if (rigor_parse_uint(a->window, &w, err, sizeof err) || w < 2 || w > 100000)
+      return rigor_usage_error(a->cmd, "--window takes a whole number from 2 to 100000, not '%s'",
+                               a->window);
     o->cpd.window = (uint32_t)w, o->has_window = true;
   }
-  return 0;
-}
-
-static int parse(int argc, char **argv, history_args_t *a) {
-  int i = 1;
-  if (argc > 1 && strcmp(argv[1], "check") == 0) a->check = true, i = 2;
-  for (; i < argc; i++) {
-    const char *arg = argv[i];
-    if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
-      fputs(usage, stdout);
-      return 1;
-    }
-    static const char *const common[] = {
-        "--db", "--series", "--format", "--significance", "--window", "--min-magnitude", NULL};
-    static const char *const report_only[] = {"-o", "--output", "--upto", NULL};
-    static const char *const check_only[] = {"--commit", NULL};
-    bool known = false;
-    for (const char *const *k = common; *k && !known; k++)
-      known = strcmp(arg, *k) == 0;
-    for (const char *const *k = a->check ? check_only : report_only; *k && !known; k++)
-      known = strcmp(arg, *k) == 0;
-    if (!known) {
-      fprintf(stderr, "rigor history%s: unknown %s '%s'\n%s", a->check ? " check" : "",
-              arg[0] == '-' ? "option" : "argument", arg, usage);
-      return -1;
-    }
-    if (i + 1 >= argc) {
-      fprintf(stderr, "rigor history: %s needs a value\n", arg);
-      return -1;
-    }
-    const char *v = argv[++i];
-    if (strcmp(arg, "--db") == 0)
-      a->db = v;
-    else if (strcmp(arg, "--series") == 0)
-      a->opts.filter = v;
-    else if (strcmp(arg, "--format") == 0)
-      a->format = v;
-    else if (strcmp(arg, "-o") == 0 || strcmp(arg, "--output") == 0)
-      a->out = v;
-    else if (strcmp(arg, "--upto") == 0)
-      a->opts.upto = v;
-    else if (strcmp(arg, "--commit") == 0)
-      a->commit = v;
-    else if (parse_detector(arg, v, &a->opts))
-      return -1;
-  }
-  return 0;
+  return -1;
 }
 
 static int open_history(const history_args_t *a, const rigor_history_opts_t *o, const char *what,
@@ -119,61 +75,55 @@ static int open_history(const history_args_t *a, const rigor_history_opts_t *o, 
 }
 
 static int cmd_check(history_args_t *a) {
-  if (a->format && strcmp(a->format, "text") != 0 && strcmp(a->format, "json") != 0) {
-    fprintf(stderr, "rigor history check: --format takes text or json, not '%s'\n", a->format);
-    return RIGOR_EXIT_USAGE;
-  }
+  static const char *const formats[] = {"text", "json", NULL};
+  int fmt = a->format ? rigor_args_choice(a->cmd, "--format", a->format, formats) : 0;
+  if (fmt < 0) return RIGOR_EXIT_USAGE;
   rigor_commit_meta_t meta;
   rigor_commit_meta_read(a->commit, &meta);
-  if (!meta.sha[0]) {
-    fprintf(stderr, "rigor history check: no --commit, and this folder is not a git working "
-                    "tree\n");
-    return RIGOR_EXIT_USAGE;
-  }
+  if (!meta.sha[0])
+    return rigor_usage_error(a->cmd, "no --commit, and this folder is not a git working tree");
   rigor_history_opts_t o = a->opts;
   o.upto = meta.sha;
   rigor_store_t *s = NULL;
   rigor_history_t *h = NULL;
   int rc = open_history(a, &o, "history check", &s, &h);
   if (rc) return rc;
+  FILE *out = rigor_output_open(a->cmd, a->out);
+  if (!out) {
+    rigor_history_free(h);
+    rigor_store_close(s);
+    return RIGOR_EXIT_USAGE;
+  }
   bool regression = false;
   char err[1024] = "";
-  bool json = a->format && strcmp(a->format, "json") == 0;
-  if (rigor_history_check(s, h, h->n_commits - 1, stdout, json, &regression, err, sizeof err)) {
+  bool json = fmt == 1;
+  if (rigor_history_check(s, h, h->n_commits - 1, out, json, &regression, err, sizeof err)) {
     fprintf(stderr, "rigor history check: %s\n", err);
     rc = RIGOR_EXIT_USAGE;
   } else {
     rc = regression ? RIGOR_EXIT_REGRESSION : RIGOR_EXIT_OK;
   }
+  if (rigor_output_close(a->cmd, a->out, out)) rc = RIGOR_EXIT_RUN_FAILED;
   rigor_history_free(h);
   rigor_store_close(s);
   return rc;
 }
 
 static int cmd_report(history_args_t *a) {
-  const char *f = a->format ? a->format : "text";
-  const rigor_writer_t *writer = rigor_writer_find(f);
-  if (!writer) {
-    fprintf(stderr, "rigor history: unknown format '%s' (%s)\n", f, rigor_writer_names());
-    return RIGOR_EXIT_USAGE;
-  }
+  const rigor_writer_t *writer = rigor_args_writer(a->cmd, a->format);
+  if (!writer) return RIGOR_EXIT_USAGE;
   rigor_store_t *s = NULL;
   rigor_history_t *h = NULL;
   int rc = open_history(a, &a->opts, "history", &s, &h);
   if (rc) return rc;
-  FILE *out = a->out ? fopen(a->out, "w") : stdout;
+  FILE *out = rigor_output_open(a->cmd, a->out);
   if (!out) {
-    perror(a->out);
     rc = RIGOR_EXIT_USAGE;
   } else {
     rigor_doc_t *doc = rigor_history_doc(h);
     int wrc = doc ? writer->write(doc, out) : RIGOR_ENOMEM;
     rigor_doc_free(doc);
-    if ((out != stdout && fclose(out) != 0) || wrc) {
-      fprintf(stderr, "rigor history: could not write the report%s%s\n", a->out ? " to " : "",
-              a->out ? a->out : "");
-      rc = RIGOR_EXIT_RUN_FAILED;
-    }
+    if (rigor_output_close(a->cmd, a->out, out) || wrc) rc = RIGOR_EXIT_RUN_FAILED;
   }
   rigor_history_free(h);
   rigor_store_close(s);
@@ -183,7 +133,45 @@ static int cmd_report(history_args_t *a) {
 int rigor_cmd_history(int argc, char **argv) {
   history_args_t a = {0};
   rigor_history_opts_default(&a.opts);
-  int p = parse(argc, argv, &a);
-  if (p) return p > 0 ? RIGOR_EXIT_OK : RIGOR_EXIT_USAGE;
+  a.check = argc > 1 && strcmp(argv[1], "check") == 0;
+  const rigor_option_t report_options[] = {
+      {"db", 0, "URL", "the store (default: $RIGOR_DB, else rigor.db)", .value = &a.db},
+      {"series", 0, "FILTER", "only the series FILTER matches", .value = &a.opts.filter},
+      {"format", 0, "FORMAT", "text (default), md, csv, json or html", .value = &a.format},
+      {"output", 'o', "OUT", "write to OUT instead of standard output", .value = &a.out},
+      {"upto", 0, "SHA", "only commits up to SHA", .value = &a.opts.upto},
+      {"significance", 0, "P", "the detector's p-value threshold", .value = &a.significance},
+      {"min-magnitude", 0, "PCT", "the smallest change the detector reports",
+       .value = &a.min_magnitude},
+      {"window", 0, "N", "the detector's window, in points", .value = &a.window},
+      {NULL},
+  };
+  const rigor_option_t check_options[] = {
+      {"db", 0, "URL", "the store (default: $RIGOR_DB, else rigor.db)", .value = &a.db},
+      {"commit", 0, "SHA", "the commit to judge (default: the working tree's HEAD)",
+       .value = &a.commit},
+      {"series", 0, "FILTER", "only the series FILTER matches", .value = &a.opts.filter},
+      {"format", 0, "FORMAT", "text (default) or json", .value = &a.format},
+      {"output", 'o', "OUT", "write to OUT instead of standard output", .value = &a.out},
+      {"significance", 0, "P", "the detector's p-value threshold", .value = &a.significance},
+      {"min-magnitude", 0, "PCT", "the smallest change the detector reports",
+       .value = &a.min_magnitude},
+      {"window", 0, "N", "the detector's window, in points", .value = &a.window},
+      {NULL},
+  };
+  const rigor_command_t report = {"history", "[OPTION]...\ncheck [OPTION]...", history_about,
+                                  report_options};
+  const rigor_command_t check = {"history check", "[OPTION]...", check_about, check_options};
+  a.cmd = a.check ? &check : &report;
+  if (!a.check && argc > 1 && argv[1][0] != '-') {
+    const char *const subs[] = {"check"};
+    return rigor_closest(argv[1], subs, 1)
+               ? rigor_usage_error(&report, "unknown subcommand '%s' (did you mean 'check'?)",
+                                   argv[1])
+               : rigor_usage_error(&report, "takes no arguments ('%s')", argv[1]);
+  }
+  int rc = rigor_args_parse(a.cmd, argc - a.check, argv + a.check, NULL);
+  if (rc < 0) rc = parse_detector(&a);
+  if (rc >= 0) return rc;
   return a.check ? cmd_check(&a) : cmd_report(&a);
 }

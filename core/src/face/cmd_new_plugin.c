@@ -23,11 +23,11 @@ typedef struct rigor_template_file {
 
 #define NEW_PLUGIN_NAME_MAX 48
 
-static const char new_plugin_usage[] =
-    "usage: rigor new-plugin NAME [DIR]\n"
+static const char new_plugin_about[] =
     "Writes a complete plugin called NAME (a memcpy bandwidth kernel with params, metrics,\n"
-    "validation, a config and a README) into DIR, ./NAME by default. DIR must not exist or be\n"
-    "empty. NAME: a lowercase letter, then lowercase letters, digits or '_'.\n";
+    "validation, a unit test against the installed test host, a config and a README) into DIR,\n"
+    "./NAME by default. DIR must not exist or be empty. NAME: a lowercase letter, then lowercase\n"
+    "letters, digits or '_'.\n";
 
 static int new_plugin_name_ok(const char *name) {
   size_t len = strlen(name);
@@ -177,30 +177,36 @@ static int new_plugin_prefix(char *out, size_t cap) {
 }
 
 int rigor_cmd_new_plugin(int argc, char **argv) {
-  if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-    fputs(new_plugin_usage, stdout);
-    return RIGOR_EXIT_OK;
+  const char *out_dir = NULL;
+  rigor_strings_t args = {0};
+  const rigor_option_t options[] = {
+      {"output", 'o', "DIR", "write the plugin into DIR (the same as giving DIR)",
+       .value = &out_dir},
+      {NULL},
+  };
+  const rigor_command_t cmd = {"new-plugin", "NAME [DIR] [OPTION]...", new_plugin_about, options};
+  int code = rigor_args_parse(&cmd, argc, argv, &args);
+  if (code < 0 && args.n == 0) code = rigor_usage_error(&cmd, "no plugin NAME given");
+  if (code < 0 && (args.n > 2 || (args.n == 2 && out_dir)))
+    code = rigor_usage_error(&cmd, "takes NAME and one DIR");
+  if (code >= 0) {
+    rigor_strings_free(&args);
+    return code;
   }
-  if (argc < 2 || argc > 3 || argv[1][0] == '-') {
-    fputs(new_plugin_usage, stderr);
-    return RIGOR_EXIT_USAGE;
-  }
-  const char *name = argv[1];
-  const char *dir = argc == 3 ? argv[2] : name;
-  if (!new_plugin_name_ok(name)) {
-    fprintf(stderr,
-            "rigor new-plugin: '%s' is not a valid plugin name: use a lowercase letter, then "
-            "lowercase letters, digits or '_' (at most %d characters)\n",
-            name, NEW_PLUGIN_NAME_MAX);
-    return RIGOR_EXIT_USAGE;
-  }
-  if (!new_plugin_dir_free(dir)) {
-    fprintf(stderr,
-            "rigor new-plugin: %s already exists and is not an empty folder; name a new "
-            "one as DIR\n",
-            dir);
-    return RIGOR_EXIT_USAGE;
-  }
+  char name[NEW_PLUGIN_NAME_MAX + 2], dir[PATH_MAX];
+  snprintf(name, sizeof name, "%s", args.v[0]);
+  snprintf(dir, sizeof dir, "%s", args.n == 2 ? args.v[1] : out_dir ? out_dir : args.v[0]);
+  rigor_strings_free(&args);
+  if (!new_plugin_name_ok(name))
+    return rigor_usage_error(&cmd,
+                             "'%s' is not a valid plugin name: use a lowercase letter, then "
+                             "lowercase letters, digits or '_' (at most %d characters)",
+                             name, NEW_PLUGIN_NAME_MAX);
+  if (!new_plugin_dir_free(dir))
+    return rigor_usage_error(&cmd,
+                             "%s already exists and is not an empty folder; name a new one "
+                             "as DIR",
+                             dir);
 
   printf("rigor new-plugin: writing plugin '%s' to %s\n", name, dir);
   size_t n_files = sizeof rigor_template_files / sizeof rigor_template_files[0];

@@ -5,14 +5,12 @@
 #include "cli.h"
 #include "config_args.h"
 
-static const char usage[] =
-    "usage: rigor plan FILE [--only NAME] [-o OUT] [--plugin-path DIR]...\n"
-    "                       [--config-path DIR]... [--allow-external-extends]\n"
-    "\n"
+static const char about[] =
     "Prints each experiment's schedule block by block (position, variant, its settings) and\n"
-    "the external commands it would execute, without running anything.\n";
+    "the external commands it would execute, without running anything. Several files are\n"
+    "planned one after another.\n";
 
-static void print_axes(const json_t *axes) {
+static void print_axes(FILE *out, const json_t *axes) {
   const char *key;
   json_t *value;
   bool first = true;
@@ -20,54 +18,79 @@ static void print_axes(const json_t *axes) {
     char *text = json_is_string(value)
                      ? strdup(json_string_value(value))
                      : json_dumps(value, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(15));
-    printf("%s%s=%s", first ? "" : "  ", key, text ? text : "?");
+    fprintf(out, "%s%s=%s", first ? "" : "  ", key, text ? text : "?");
     first = false;
     free(text);
   }
 }
 
-static void print_experiment(const rigor_experiment_t *e) {
+static void print_experiment(FILE *out, const rigor_experiment_t *e) {
   const rigor_schedule_t *s = &e->schedule;
   const char *plugin = json_string_value(json_object_get(e->resolved, "plugin"));
-  printf("experiment %s (%s)\n", e->name, e->source);
-  printf("  plugin %s; %u variants x %u blocks = %llu runs\n", plugin, s->n_variants, s->n_blocks,
-         (unsigned long long)s->n_variants * s->n_blocks);
-  printf("  order %s, seed %llu%s", e->order.design->name, (unsigned long long)e->order.seed,
-         e->order.randomize ? ", randomized" : "");
+  fprintf(out, "experiment %s (%s)\n", e->name, e->source);
+  fprintf(out, "  plugin %s; %u variants x %u blocks = %llu runs\n", plugin, s->n_variants,
+          s->n_blocks, (unsigned long long)s->n_variants * s->n_blocks);
+  fprintf(out, "  order %s, seed %llu%s", e->order.design->name, (unsigned long long)e->order.seed,
+          e->order.randomize ? ", randomized" : "");
   if (s->square_rows)
-    printf("; square of %u rows, %s", s->square_rows, s->incomplete ? "INCOMPLETE" : "complete");
-  printf("\n  hash %s\n  output %s\n", e->hash, e->output);
+    fprintf(out, "; square of %u rows, %s", s->square_rows,
+            s->incomplete ? "INCOMPLETE" : "complete");
+  fprintf(out, "\n  hash %s\n  output %s\n", e->hash, e->output);
   if (e->runs_commands) {
-    printf("  commands (executed only under --allow-commands):\n");
+    fprintf(out, "  commands (executed only under --allow-commands):\n");
     for (uint32_t v = 0; v < e->n_variants; v++)
       for (const char *line = e->variants[v].commands; line && *line;) {
         size_t len = strcspn(line, "\n");
-        printf("    ! v%u %s: %.*s\n", v, e->variants[v].label, (int)len, line);
+        fprintf(out, "    ! v%u %s: %.*s\n", v, e->variants[v].label, (int)len, line);
         line += len + (line[len] == '\n');
       }
   }
   for (uint32_t b = 0; b < s->n_blocks; b++) {
-    printf("  block %u\n", b);
+    fprintf(out, "  block %u\n", b);
     for (uint32_t p = 0; p < s->n_variants; p++) {
       const rigor_variant_t *v = &e->variants[s->cells[(size_t)b * s->n_variants + p]];
-      printf("    %s%3u  v%-3u %-30s  ", v->commands ? "!" : " ", p,
-             s->cells[(size_t)b * s->n_variants + p], v->label);
-      print_axes(v->axes);
-      printf("\n");
+      fprintf(out, "    %s%3u  v%-3u %-30s  ", v->commands ? "!" : " ", p,
+              s->cells[(size_t)b * s->n_variants + p], v->label);
+      print_axes(out, v->axes);
+      fprintf(out, "\n");
     }
   }
 }
 
 int rigor_cmd_plan(int argc, char **argv) {
-  rigor_config_args_t cli;
-  int rc = rigor_config_args_parse(argc, argv, usage, false, &cli);
-  if (rc >= 0) return rc;
-  rigor_config_t *cfg = NULL;
-  if ((rc = rigor_config_args_load(&cli, &cfg)) != RIGOR_EXIT_OK) return rc;
-  for (uint32_t i = 0; i < cfg->n_experiments; i++) {
-    if (i) printf("\n");
-    print_experiment(&cfg->experiments[i]);
+  rigor_config_args_t ca;
+  const char *out_path = NULL;
+  rigor_option_t options[RIGOR_CONFIG_ARGS_N + 2] = {
+      {"output", 'o', "OUT", "write the plan to OUT instead of standard output",
+       .value = &out_path}};
+  rigor_config_args_options(&ca, options + 1);
+  const rigor_command_t cmd = {"plan", "FILE... [OPTION]...", about, options};
+  rigor_strings_t files = {0};
+  int code = rigor_args_parse(&cmd, argc, argv, &files);
+  if (code < 0 && files.n == 0) code = rigor_usage_error(&cmd, "no experiment file given");
+  if (code >= 0) goto done;
+  rigor_config_args_finish(&ca);
+  /* Every file loads before anything is written, so a wrong one leaves no partial plan. */
+  rigor_config_t **cfgs = calloc(files.n, sizeof *cfgs);
+  code = cfgs ? RIGOR_EXIT_OK : RIGOR_EXIT_RUN_FAILED;
+  for (size_t f = 0; cfgs && f < files.n; f++)
+    if (rigor_config_args_load(&ca, files.v[f], &cfgs[f]) != RIGOR_EXIT_OK) code = RIGOR_EXIT_USAGE;
+  FILE *out = code == RIGOR_EXIT_OK ? rigor_output_open(&cmd, out_path) : NULL;
+  if (code == RIGOR_EXIT_OK && !out) code = RIGOR_EXIT_USAGE;
+  if (out) {
+    bool first = true;
+    for (size_t f = 0; f < files.n; f++)
+      for (uint32_t i = 0; i < cfgs[f]->n_experiments; i++, first = false) {
+        if (!first) fprintf(out, "\n");
+        print_experiment(out, &cfgs[f]->experiments[i]);
+      }
+    if (rigor_output_close(&cmd, out_path, out)) code = RIGOR_EXIT_RUN_FAILED;
   }
-  rigor_config_free(cfg);
-  return RIGOR_EXIT_OK;
+  for (size_t f = 0; cfgs && f < files.n; f++)
+    rigor_config_free(cfgs[f]);
+  free(cfgs);
+done:
+  rigor_strings_free(&files);
+  rigor_config_args_free(&ca);
+  return code;
 }

@@ -29,124 +29,143 @@ static void choices_text(const rigor_param_t *p, char *out, size_t cap) {
   }
 }
 
-static void print_md(const rigor_plugin_t *d) {
-  printf("### Parameters\n\n");
+static void print_md(FILE *out, const rigor_plugin_t *d) {
+  fprintf(out, "### Parameters\n\n");
   if (d->n_params == 0) {
-    printf("None.\n\n");
+    fprintf(out, "None.\n\n");
   } else {
-    printf("| name | type | default | range / choices | help |\n|---|---|---|---|---|\n");
+    fprintf(out, "| name | type | default | range / choices | help |\n|---|---|---|---|---|\n");
     for (uint32_t i = 0; i < d->n_params; i++) {
       const rigor_param_t *p = &d->params[i];
       char range[1024];
       choices_text(p, range, sizeof range);
-      printf("| `%s` | %s | %s%s%s | %s | %s |\n", p->name, rigor_param_type_name(p->type),
-             p->def ? "`" : "", p->def ? p->def : "", p->def ? "`" : "", range,
-             p->help ? p->help : "");
+      fprintf(out, "| `%s` | %s | %s%s%s | %s | %s |\n", p->name, rigor_param_type_name(p->type),
+              p->def ? "`" : "", p->def ? p->def : "", p->def ? "`" : "", range,
+              p->help ? p->help : "");
     }
-    printf("\n");
+    fprintf(out, "\n");
   }
-  printf("### Metrics\n\n");
-  if (d->n_metrics == 0) printf("None%s.\n", d->declare_metrics ? " of its own" : "");
-  if (d->n_metrics) printf("| name | unit | better | help |\n|---|---|---|---|\n");
+  fprintf(out, "### Metrics\n\n");
+  if (d->n_metrics == 0) fprintf(out, "None%s.\n", d->declare_metrics ? " of its own" : "");
+  if (d->n_metrics) fprintf(out, "| name | unit | better | help |\n|---|---|---|---|\n");
   for (uint32_t i = 0; i < d->n_metrics; i++) {
     const rigor_metric_t *m = &d->metrics[i];
-    printf("| `%s` | %s | %s | %s |\n", m->name, m->unit ? m->unit : "",
-           m->better == RIGOR_HIGHER_IS_BETTER ? "higher" : "lower", m->help ? m->help : "");
+    fprintf(out, "| `%s` | %s | %s | %s |\n", m->name, m->unit ? m->unit : "",
+            m->better == RIGOR_HIGHER_IS_BETTER ? "higher" : "lower", m->help ? m->help : "");
   }
-  if (d->declare_metrics) printf("\nThe params declare further metrics (declare_metrics).\n");
+  if (d->declare_metrics) fprintf(out, "\nThe params declare further metrics (declare_metrics).\n");
   if (d->primary_metric)
-    printf("\nPrimary figure: `%s` (what report, gate, contrasts, compare and rounds judge).\n",
-           d->primary_metric);
+    fprintf(out,
+            "\nPrimary figure: `%s` (what report, gate, contrasts, compare and rounds judge).\n",
+            d->primary_metric);
 }
 
-static void print_text(const rigor_loaded_t *l) {
+static void print_text(FILE *out, const rigor_loaded_t *l) {
   const rigor_plugin_t *d = &l->desc;
-  printf("%s %s: %s\n  file: %s\n", d->name, d->version ? d->version : "",
-         d->summary ? d->summary : "", l->path);
-  printf("\nparameters:\n");
-  if (d->n_params == 0) printf("  (none)\n");
+  fprintf(out, "%s %s: %s\n  file: %s\n", d->name, d->version ? d->version : "",
+          d->summary ? d->summary : "", l->path);
+  fprintf(out, "\nparameters:\n");
+  if (d->n_params == 0) fprintf(out, "  (none)\n");
   for (uint32_t i = 0; i < d->n_params; i++) {
     const rigor_param_t *p = &d->params[i];
     char range[1024];
     choices_text(p, range, sizeof range);
-    printf("  %-20s %-7s default %-10s %s%s%s\n", p->name, rigor_param_type_name(p->type),
-           p->def ? p->def : "-", range[0] ? "[" : "", range, range[0] ? "]" : "");
-    if (p->help) printf("  %-20s %s\n", "", p->help);
+    fprintf(out, "  %-20s %-7s default %-10s %s%s%s\n", p->name, rigor_param_type_name(p->type),
+            p->def ? p->def : "-", range[0] ? "[" : "", range, range[0] ? "]" : "");
+    if (p->help) fprintf(out, "  %-20s %s\n", "", p->help);
   }
-  printf("\nmetrics:\n");
-  if (d->n_metrics == 0 && !d->declare_metrics) printf("  (none)\n");
+  fprintf(out, "\nmetrics:\n");
+  if (d->n_metrics == 0 && !d->declare_metrics) fprintf(out, "  (none)\n");
   for (uint32_t i = 0; i < d->n_metrics; i++) {
     const rigor_metric_t *m = &d->metrics[i];
-    printf("  %-24s %-10s %s is better%s%s\n", m->name, m->unit ? m->unit : "",
-           m->better == RIGOR_HIGHER_IS_BETTER ? "higher" : "lower", m->help ? ": " : "",
-           m->help ? m->help : "");
+    fprintf(out, "  %-24s %-10s %s is better%s%s\n", m->name, m->unit ? m->unit : "",
+            m->better == RIGOR_HIGHER_IS_BETTER ? "higher" : "lower", m->help ? ": " : "",
+            m->help ? m->help : "");
   }
-  if (d->declare_metrics) printf("  and those the params declare\n");
+  if (d->declare_metrics) fprintf(out, "  and those the params declare\n");
   if (d->primary_metric)
-    printf("\nprimary figure: %s (what report, gate, contrasts, compare and rounds judge)\n",
-           d->primary_metric);
+    fprintf(out, "\nprimary figure: %s (what report, gate, contrasts, compare and rounds judge)\n",
+            d->primary_metric);
 }
 
-int rigor_cmd_plugins(int argc, char **argv) {
-  const char *name = NULL, *format = "text";
-  const char *dirs[65] = {0};
-  int nd = 0;
-  bool names_only = false;
-  rigor_plugin_search_t search = {0};
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--plugin-path") && i + 1 < argc && nd < 64)
-      dirs[nd++] = argv[++i];
-    else if (!strcmp(argv[i], "--format") && i + 1 < argc)
-      format = argv[++i];
-    else if (!strcmp(argv[i], "--names"))
-      names_only = true;
-    else if (!strcmp(argv[i], "--allow-unsafe-plugin-path"))
-      search.allow_unsafe = true;
-    else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-      printf("usage: rigor plugins [NAME] [--format text|md] [--names] [--plugin-path DIR]...\n");
-      return RIGOR_EXIT_OK;
-    } else if (argv[i][0] != '-' && !name)
-      name = argv[i];
-    else {
-      fprintf(stderr, "rigor plugins: unexpected argument '%s'\n", argv[i]);
-      return RIGOR_EXIT_USAGE;
-    }
-  }
-  if (strcmp(format, "text") && strcmp(format, "md")) {
-    fprintf(stderr, "rigor plugins: unknown format '%s' (text or md)\n", format);
-    return RIGOR_EXIT_USAGE;
-  }
-  search.extra_dirs = dirs;
-  if (name) {
-    rigor_loaded_t *l = NULL;
-    char err[2048];
-    if (rigor_plugin_load(name, &search, &l, err, sizeof err) < 0) {
-      fprintf(stderr, "rigor plugins: %s\n", err);
-      return RIGOR_EXIT_USAGE;
-    }
-    if (!strcmp(format, "md"))
-      print_md(&l->desc);
-    else
-      print_text(l);
-    rigor_plugin_unload(l);
-    return RIGOR_EXIT_OK;
-  }
-  rigor_loaded_t **list = NULL;
-  size_t n = 0;
-  rigor_plugin_list(&search, &list, &n, names_only ? NULL : warn_print, NULL);
+static const char about[] =
+    "Lists the plugins found on the search path (--plugin-path folders, then RIGOR_PLUGIN_PATH,\n"
+    "then the installed plugins; the first folder that holds a name wins). With NAME: its file,\n"
+    "its params (type, default, range, help) and its metrics (unit, which way is better).\n";
+
+static void print_list(FILE *out, rigor_loaded_t **list, size_t n, bool names_only, bool md) {
   for (size_t i = 0; i < n; i++) {
     const rigor_plugin_t *d = &list[i]->desc;
     if (names_only)
-      printf("%s\n", d->name);
-    else if (!strcmp(format, "md"))
-      printf("| `%s` | %s | %s |\n", d->name, d->version ? d->version : "",
-             d->summary ? d->summary : "");
+      fprintf(out, "%s\n", d->name);
+    else if (md)
+      fprintf(out, "| `%s` | %s | %s |\n", d->name, d->version ? d->version : "",
+              d->summary ? d->summary : "");
     else
-      printf("%-12s %-8s %s\n", d->name, d->version ? d->version : "",
-             d->summary ? d->summary : "");
-    rigor_plugin_unload(list[i]);
+      fprintf(out, "%-12s %-8s %s\n", d->name, d->version ? d->version : "",
+              d->summary ? d->summary : "");
   }
-  free(list);
-  if (n == 0 && !names_only) fprintf(stderr, "rigor plugins: no plugins found\n");
-  return RIGOR_EXIT_OK;
+}
+
+int rigor_cmd_plugins(int argc, char **argv) {
+  const char *format = NULL, *out_path = NULL;
+  bool names_only = false;
+  rigor_strings_t dirs = {0}, names = {0};
+  rigor_plugin_search_t search = {0};
+  const rigor_option_t options[] = {
+      {"format", 0, "FORMAT", "text (default), or md: the tables a plugin README embeds",
+       .value = &format},
+      {"names", 0, NULL, "names only, one a line", .flag = &names_only},
+      {"output", 'o', "OUT", "write to OUT instead of standard output", .value = &out_path},
+      {"plugin-path", 0, "DIR", "search DIR for plugins first (repeatable; the first found wins)",
+       .list = &dirs},
+      {"allow-unsafe-plugin-path", 0, NULL, "accept world-writable plugin folders",
+       .flag = &search.allow_unsafe},
+      {NULL},
+  };
+  const rigor_command_t cmd = {"plugins", "[NAME] [OPTION]...", about, options};
+  static const char *const formats[] = {"text", "md", NULL};
+  int code = rigor_args_parse(&cmd, argc, argv, &names);
+  if (code < 0 && names.n > 1)
+    code = rigor_usage_error(&cmd, "describes one plugin at a time, not %zu", names.n);
+  int fmt = code < 0 && format ? rigor_args_choice(&cmd, "--format", format, formats) : 0;
+  if (fmt < 0) code = RIGOR_EXIT_USAGE;
+  static const char *const none[] = {NULL};
+  search.extra_dirs = dirs.v ? dirs.v : none;
+  FILE *out = code < 0 ? rigor_output_open(&cmd, out_path) : NULL;
+  if (code < 0 && !out) code = RIGOR_EXIT_USAGE;
+  if (code >= 0) goto done;
+  code = RIGOR_EXIT_OK;
+  if (names.n) {
+    rigor_loaded_t *l = NULL;
+    char err[2048];
+    if (rigor_plugin_load(names.v[0], &search, &l, err, sizeof err) < 0) {
+      fprintf(stderr, "rigor plugins: %s\n", err);
+      code = RIGOR_EXIT_USAGE;
+    } else {
+      if (l->shadowed)
+        fprintf(stderr, "rigor: note: plugin '%s' from %s shadows %s\n", names.v[0], l->path,
+                l->shadowed);
+      if (fmt == 1)
+        print_md(out, &l->desc);
+      else
+        print_text(out, l);
+    }
+    rigor_plugin_unload(l);
+  } else {
+    rigor_loaded_t **list = NULL;
+    size_t n = 0;
+    rigor_plugin_list(&search, &list, &n, names_only ? NULL : warn_print, NULL);
+    print_list(out, list, n, names_only, fmt == 1);
+    for (size_t i = 0; i < n; i++)
+      rigor_plugin_unload(list[i]);
+    free(list);
+    if (n == 0 && !names_only) fprintf(stderr, "rigor plugins: no plugins found\n");
+  }
+  if (rigor_output_close(&cmd, out_path, out) && code == RIGOR_EXIT_OK)
+    code = RIGOR_EXIT_RUN_FAILED;
+done:
+  rigor_strings_free(&dirs);
+  rigor_strings_free(&names);
+  return code;
 }

@@ -7,88 +7,52 @@
 #include "report.h"
 #include "writers.h"
 
-static const char usage[] =
-    "usage: rigor report FILE... [--format text|md|csv|json|html] [-o OUT] [--by variant|point]\n"
-    "                            [--ref AXIS=LEVEL]...\n";
+static const char about[] =
+    "Statistics per experiment, variant and point over every results FILE: n, median, P95, P99,\n"
+    "mean, sd, CV, min, max, derived rates, #wrong and the gate's verdict; the gate table, the\n"
+    "expectations, and the contrasts of every matrix axis with several levels against its first\n"
+    "level (or the level --ref names), paired by block.\n";
 
 int rigor_cmd_report(int argc, char **argv) {
-  const rigor_writer_t *writer = rigor_writer_find("text");
-  rigor_report_opts_t ropts = {.by = RIGOR_BY_VARIANT};
-  const char *out_path = NULL;
-  const char **files = calloc((size_t)argc, sizeof *files);
-  const char **refs = calloc((size_t)argc, sizeof *refs);
-  size_t n_files = 0;
-  int code = RIGOR_EXIT_USAGE;
+  const char *format = NULL, *out_path = NULL, *by = NULL;
+  rigor_strings_t refs = {0}, files = {0};
+  const rigor_option_t options[] = {
+      {"format", 0, "FORMAT", "text (default), md, csv, json or html", .value = &format},
+      {"output", 'o', "OUT", "write the report to OUT instead of standard output",
+       .value = &out_path},
+      {"by", 0, "WHAT", "rows by variant (default) or by point", .value = &by},
+      {"ref", 0, "AXIS=LEVEL", "contrast AXIS against LEVEL instead of its first (repeatable)",
+       .list = &refs},
+      {NULL},
+  };
+  const rigor_command_t cmd = {"report", "FILE... [OPTION]...", about, options};
   rigor_analysis_t *a = NULL;
-  if (!files || !refs) goto done;
-  ropts.refs = refs;
-  for (int i = 1; i < argc; i++) {
-    const char *arg = argv[i];
-    if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
-      fputs(usage, stdout);
-      code = RIGOR_EXIT_OK;
-      goto done;
-    }
-    bool takes_value = strcmp(arg, "--format") == 0 || strcmp(arg, "-o") == 0 ||
-                       strcmp(arg, "--output") == 0 || strcmp(arg, "--by") == 0 ||
-                       strcmp(arg, "--ref") == 0;
-    if (takes_value && i + 1 >= argc) {
-      fprintf(stderr, "rigor report: %s needs a value\n%s", arg, usage);
-      goto done;
-    }
-    if (strcmp(arg, "--format") == 0) {
-      if (!(writer = rigor_writer_find(argv[++i]))) {
-        fprintf(stderr, "rigor report: unknown format '%s' (%s)\n", argv[i], rigor_writer_names());
-        goto done;
-      }
-    } else if (strcmp(arg, "-o") == 0 || strcmp(arg, "--output") == 0) {
-      out_path = argv[++i];
-    } else if (strcmp(arg, "--ref") == 0) {
-      refs[ropts.n_refs++] = argv[++i];
-    } else if (strcmp(arg, "--by") == 0) {
-      const char *v = argv[++i];
-      if (strcmp(v, "variant") == 0)
-        ropts.by = RIGOR_BY_VARIANT;
-      else if (strcmp(v, "point") == 0)
-        ropts.by = RIGOR_BY_POINT;
-      else {
-        fprintf(stderr, "rigor report: --by takes variant or point, not '%s'\n", v);
-        goto done;
-      }
-    } else if (arg[0] == '-' && arg[1]) {
-      fprintf(stderr, "rigor report: unknown option '%s'\n%s", arg, usage);
-      goto done;
-    } else {
-      files[n_files++] = arg;
-    }
-  }
-  if (n_files == 0) {
-    fprintf(stderr, "rigor report: no results file given\n%s", usage);
-    goto done;
-  }
+  int code = rigor_args_parse(&cmd, argc, argv, &files);
+  if (code < 0 && files.n == 0) code = rigor_usage_error(&cmd, "no results file given");
+  const rigor_writer_t *writer = code < 0 ? rigor_args_writer(&cmd, format) : NULL;
+  if (code < 0 && !writer) code = RIGOR_EXIT_USAGE;
+  rigor_report_opts_t ropts = {.by = RIGOR_BY_VARIANT, .refs = refs.v, .n_refs = refs.n};
+  static const char *const bys[] = {"variant", "point", NULL};
+  int k = code < 0 && by ? rigor_args_choice(&cmd, "--by", by, bys) : 0;
+  if (k < 0) code = RIGOR_EXIT_USAGE;
+  ropts.by = k == 1 ? RIGOR_BY_POINT : RIGOR_BY_VARIANT;
+  if (code >= 0) goto done;
   char err[1024] = "";
-  if (rigor_analysis_load(files, n_files, &a, err, sizeof err) ||
+  code = RIGOR_EXIT_USAGE;
+  if (rigor_analysis_load(files.v, files.n, &a, err, sizeof err) ||
       rigor_report_refs_check(a, ropts.refs, ropts.n_refs, err, sizeof err)) {
     fprintf(stderr, "rigor report: %s\n", err);
     goto done;
   }
-  FILE *out = stdout;
-  if (out_path && !(out = fopen(out_path, "w"))) {
-    perror(out_path);
-    goto done;
-  }
+  FILE *out = rigor_output_open(&cmd, out_path);
+  if (!out) goto done;
   rigor_doc_t *doc = rigor_report_doc(a, &ropts);
   int rc = doc ? writer->write(doc, out) : RIGOR_ENOMEM;
   rigor_doc_free(doc);
-  if (out != stdout && fclose(out) != 0) rc = -1;
-  code = RIGOR_EXIT_OK;
-  if (rc) {
-    fprintf(stderr, "rigor report: could not write the report%s%s\n", out_path ? " to " : "",
-            out_path ? out_path : "");
-    code = RIGOR_EXIT_RUN_FAILED;
-  }
+  code = rigor_output_close(&cmd, out_path, out) || rc ? RIGOR_EXIT_RUN_FAILED : RIGOR_EXIT_OK;
 done:
   rigor_analysis_free(a);
-  free(files), free(refs);
+  rigor_strings_free(&files);
+  rigor_strings_free(&refs);
   return code;
 }

@@ -6,68 +6,48 @@
 #include "rounds.h"
 #include "writers.h"
 
-static const char usage[] =
-    "usage: rigor rounds FILE... [--metric NAME] [--axis AXIS] [--format text|md|csv|json|html]\n"
-    "  each FILE is a round; one FILE with a matrix axis of several levels: its levels are the\n"
-    "  rounds (the first is the baseline)\n";
+static const char about[] =
+    "Each FILE is a round, in order; each row against the baseline (the first round), the\n"
+    "previous valid round and the best so far, invalid rounds skipped with their reason. One\n"
+    "FILE whose matrix has an axis of several levels: its levels are the rounds (the first is\n"
+    "the baseline).\n";
 
 int rigor_cmd_rounds(int argc, char **argv) {
-  const char *metric = NULL, *axis = NULL;
-  const rigor_writer_t *writer = rigor_writer_find("text");
-  const char **files = calloc((size_t)argc, sizeof *files);
-  size_t n = 0;
-  if (!files) return RIGOR_EXIT_USAGE;
-  for (int i = 1; i < argc; i++) {
-    const char *arg = argv[i];
-    if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
-      fputs(usage, stdout);
-      free(files);
-      return RIGOR_EXIT_OK;
-    }
-    if ((strcmp(arg, "--metric") == 0 || strcmp(arg, "--format") == 0 ||
-         strcmp(arg, "--axis") == 0) &&
-        i + 1 >= argc) {
-      fprintf(stderr, "rigor rounds: %s needs a value\n%s", arg, usage);
-      free(files);
-      return RIGOR_EXIT_USAGE;
-    }
-    if (strcmp(arg, "--metric") == 0) {
-      metric = argv[++i];
-    } else if (strcmp(arg, "--axis") == 0) {
-      axis = argv[++i];
-    } else if (strcmp(arg, "--format") == 0) {
-      const char *f = argv[++i];
-      if (!(writer = rigor_writer_find(f))) {
-        fprintf(stderr, "rigor rounds: unknown format '%s' (%s)\n", f, rigor_writer_names());
-        free(files);
-        return RIGOR_EXIT_USAGE;
-      }
-    } else if (arg[0] == '-' && arg[1]) {
-      fprintf(stderr, "rigor rounds: unknown option '%s'\n%s", arg, usage);
-      free(files);
-      return RIGOR_EXIT_USAGE;
-    } else {
-      files[n++] = arg;
-    }
-  }
-  if (n == 0) {
-    fprintf(stderr, "rigor rounds: no results file given\n%s", usage);
-    free(files);
-    return RIGOR_EXIT_USAGE;
+  const char *metric = NULL, *axis = NULL, *format = NULL, *out_path = NULL;
+  rigor_strings_t files = {0};
+  const rigor_option_t options[] = {
+      {"metric", 0, "NAME", "judge a plugin metric instead of the row's figure", .value = &metric},
+      {"axis", 0, "AXIS", "one file: the levels of AXIS are the rounds", .value = &axis},
+      {"format", 0, "FORMAT", "text (default), md, csv, json or html", .value = &format},
+      {"output", 'o', "OUT", "write to OUT instead of standard output", .value = &out_path},
+      {NULL},
+  };
+  const rigor_command_t cmd = {"rounds", "FILE... [OPTION]...", about, options};
+  int code = rigor_args_parse(&cmd, argc, argv, &files);
+  if (code < 0 && files.n == 0) code = rigor_usage_error(&cmd, "no results file given");
+  const rigor_writer_t *writer = code < 0 ? rigor_args_writer(&cmd, format) : NULL;
+  if (code < 0 && !writer) code = RIGOR_EXIT_USAGE;
+  if (code >= 0) {
+    rigor_strings_free(&files);
+    return code;
   }
   rigor_doc_t *doc = NULL;
-  int rc = rigor_rounds_doc(files, n, metric, axis, &doc);
-  if (doc && rc == 0) writer->write(doc, stdout);
-  rigor_doc_free(doc);
-  if (rc == RIGOR_ENOENT)
-    fprintf(stderr, "rigor rounds: --axis %s: %s\n", axis,
-            n == 1 ? "the file has no matrix axis of that name with several levels"
-                   : "the levels of an axis are rounds of one file; give one file");
-  free(files);
-  if (rc == RIGOR_ENOENT) return RIGOR_EXIT_USAGE;
-  if (rc) {
-    fprintf(stderr, "rigor rounds: none of the files could be read\n");
-    return RIGOR_EXIT_USAGE;
+  char err[2048] = "";
+  int rc = rigor_rounds_doc(files.v, files.n, metric, axis, &doc, err, sizeof err);
+  if (rc == RIGOR_ENOENT) {
+    code = rigor_usage_error(&cmd, "%s", err);
+  } else if (rc) {
+    fprintf(stderr, "rigor rounds: %s\n", err[0] ? err : "none of the files could be read");
+    code = RIGOR_EXIT_USAGE;
+  } else {
+    FILE *out = rigor_output_open(&cmd, out_path);
+    code = RIGOR_EXIT_USAGE;
+    if (out) {
+      int wrc = writer->write(doc, out);
+      code = rigor_output_close(&cmd, out_path, out) || wrc ? RIGOR_EXIT_RUN_FAILED : RIGOR_EXIT_OK;
+    }
   }
-  return RIGOR_EXIT_OK;
+  rigor_doc_free(doc);
+  rigor_strings_free(&files);
+  return code;
 }

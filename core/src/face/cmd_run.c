@@ -5,30 +5,17 @@
 
 #include "analysis.h"
 #include "cli.h"
-#include "environment.h"
+#include "config_args.h"
 #include "experiment.h"
 #include "jobs.h"
 #include "progress.h"
 #include "runner.h"
 
-static void run_usage(FILE *f) {
-  fprintf(
-      f, "usage: rigor run FILE [-o OUT] [--resume] [--force] [--only NAME] [--dry-run]\n"
-         "                 [--plugin-path DIR]... [--allow-commands] [--allow-unsafe-plugin-path]\n"
-         "                 [--config-path DIR]... [--allow-external-extends] [--quiet]\n"
-         "                 [--no-report]\n"
-         "\n"
-         "  -o OUT            write results to OUT instead of the file's `output`\n"
-         "  --resume          finish an interrupted results file (the experiment hash must match)\n"
-         "  --force           replace an existing results file\n"
-         "  --only NAME       run one experiment of the file\n"
-         "  --dry-run         print the schedule and stop\n"
-         "  --plugin-path DIR search DIR for plugins first\n"
-         "  --config-path DIR a trusted folder of shared bases that `extends:` may name\n"
-         "  --allow-commands  let the config execute the external commands `rigor plan` shows\n"
-         "  --quiet           no progress line, no report\n"
-         "  --no-report       do not print the report table at the end\n");
-}
+static const char about[] =
+    "Runs every experiment of FILE, one fresh process per run, and appends their records to the\n"
+    "results file (the file's `output`, or OUT). While runs go on, a terminal shows a progress\n"
+    "line; anything else (a CI log) gets one line per finished run: k/N, the variant, its status,\n"
+    "how long it took, the time so far and the time left. At the end the report is printed.\n";
 
 static void print_schedule(const rigor_experiment_t *e) {
   const rigor_schedule_t *s = &e->schedule;
@@ -54,76 +41,61 @@ static int exit_code(int rc, const rigor_tally_t *t) {
 }
 
 int rigor_cmd_run(int argc, char **argv) {
-  const char *file = NULL;
-  const char *dirs[65] = {0}, *config_dirs[65] = {0};
-  int nd = 0, nc = 0;
-  rigor_config_opts_t copts = {0};
+  rigor_config_args_t ca;
   rigor_run_opts_t ropts = {0};
   rigor_progress_view_t view = {0};
-  bool dry_run = false, report = true;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-      run_usage(stdout);
-      return RIGOR_EXIT_OK;
-    } else if (!strcmp(a, "-o") && i + 1 < argc) {
-      copts.output_override = argv[++i];
-    } else if (!strcmp(a, "--only") && i + 1 < argc) {
-      copts.only = argv[++i];
-    } else if (!strcmp(a, "--plugin-path") && i + 1 < argc && nd < 64) {
-      dirs[nd++] = argv[++i];
-    } else if (!strcmp(a, "--config-path") && i + 1 < argc && nc < 64) {
-      config_dirs[nc++] = argv[++i];
-    } else if (!strcmp(a, "--resume")) {
-      ropts.resume = true;
-    } else if (!strcmp(a, "--force")) {
-      ropts.force = true;
-    } else if (!strcmp(a, "--dry-run")) {
-      dry_run = true;
-    } else if (!strcmp(a, "--allow-commands")) {
-      ropts.allow_commands = true;
-    } else if (!strcmp(a, "--allow-unsafe-plugin-path")) {
-      ropts.search.allow_unsafe = true;
-    } else if (!strcmp(a, "--allow-external-extends")) {
-      copts.allow_external_extends = true;
-    } else if (!strcmp(a, "--quiet")) {
-      view.quiet = true;
-      report = false;
-    } else if (!strcmp(a, "--no-report")) {
-      report = false;
-    } else if (a[0] == '-' || file) {
-      fprintf(stderr, "rigor run: unexpected argument '%s'\n", a);
-      run_usage(stderr);
-      return RIGOR_EXIT_USAGE;
-    } else {
-      file = a;
-    }
+  const char *output = NULL;
+  bool dry_run = false, no_report = false;
+  rigor_option_t options[RIGOR_CONFIG_ARGS_N + 10] = {
+      {"output", 'o', "OUT", "write results to OUT instead of the file's `output`",
+       .value = &output},
+      {"resume", 0, NULL, "finish an interrupted results file (the experiment hash must match)",
+       .flag = &ropts.resume},
+      {"force", 0, NULL, "replace an existing results file", .flag = &ropts.force},
+      {"dry-run", 0, NULL, "print the schedule and stop", .flag = &dry_run},
+      {"allow-commands", 0, NULL, "let the file execute the external commands `rigor plan` shows",
+       .flag = &ropts.allow_commands},
+      {"quiet", 'q', NULL, "no progress, no report: errors only", .flag = &view.quiet},
+      {"verbose", 'v', NULL, "a line as each run starts and ends, on a terminal too",
+       .flag = &view.verbose},
+      {"no-report", 0, NULL, "do not print the report at the end", .flag = &no_report},
+  };
+  rigor_config_args_options(&ca, options + 8);
+  const rigor_command_t cmd = {"run", "FILE [OPTION]...", about, options};
+  rigor_strings_t files = {0};
+  int code = rigor_args_parse(&cmd, argc, argv, &files);
+  if (code < 0 && files.n != 1)
+    code = files.n ? rigor_usage_error(&cmd,
+                                       "runs one experiment file, not %zu (run them one by "
+                                       "one, or list their experiments in one file)",
+                                       files.n)
+                   : rigor_usage_error(&cmd, "no experiment file given");
+  if (code < 0 && ropts.resume && ropts.force)
+    code = rigor_usage_error(&cmd, "--resume and --force contradict each other");
+  if (code < 0 && view.quiet && view.verbose)
+    code = rigor_usage_error(&cmd, "--quiet and --verbose contradict each other");
+  if (code >= 0) {
+    rigor_strings_free(&files);
+    rigor_config_args_free(&ca);
+    return code;
   }
-  if (!file) {
-    run_usage(stderr);
-    return RIGOR_EXIT_USAGE;
-  }
-  if (ropts.resume && ropts.force) {
-    fprintf(stderr, "rigor run: --resume and --force contradict each other\n");
-    return RIGOR_EXIT_USAGE;
-  }
-  ropts.search.extra_dirs = dirs;
-  copts.search = ropts.search;
-  copts.config_dirs = config_dirs;
-  copts.check_machine = rigor_environment_check;
+  const char *file = files.v[0];
+  bool report = !no_report && !view.quiet;
+  rigor_config_args_finish(&ca);
+  ca.opts.output_override = output;
+  ropts.search = ca.opts.search;
   rigor_config_t *cfg = NULL;
-  char err[4096];
-  if (rigor_config_load(file, &copts, &cfg, err, sizeof err) < 0) {
-    fprintf(stderr, "%s\n", err);
+  if (rigor_config_args_load(&ca, file, &cfg) != RIGOR_EXIT_OK) {
+    rigor_strings_free(&files);
+    rigor_config_args_free(&ca);
     return RIGOR_EXIT_USAGE;
   }
-  size_t nw = json_array_size(cfg->warnings);
-  for (size_t i = 0; i < nw; i++)
-    fprintf(stderr, "rigor: warning: %s\n", json_string_value(json_array_get(cfg->warnings, i)));
   if (dry_run) {
     for (uint32_t i = 0; i < cfg->n_experiments; i++)
       print_schedule(&cfg->experiments[i]);
     rigor_config_free(cfg);
+    rigor_strings_free(&files);
+    rigor_config_args_free(&ca);
     return RIGOR_EXIT_OK;
   }
   char self[4096];
@@ -132,13 +104,15 @@ int rigor_cmd_run(int argc, char **argv) {
   ropts.self_exe = self;
   ropts.rigor_version = RIGOR_VERSION;
   ropts.rigor_git = RIGOR_GIT_HASH;
-  view.line = !view.quiet && isatty(STDERR_FILENO);
+  view.line = !view.quiet && !view.verbose && isatty(STDERR_FILENO);
   ropts.progress = rigor_progress_draw;
   ropts.progress_arg = &view;
   rigor_jobs_t jobs;
   if (rigor_jobs_build(cfg, &jobs) != 0) {
     fprintf(stderr, "rigor run: out of memory\n");
     rigor_config_free(cfg);
+    rigor_strings_free(&files);
+    rigor_config_args_free(&ca);
     return RIGOR_EXIT_RUN_FAILED;
   }
   size_t n_sources = json_array_size(cfg->sources);
@@ -158,7 +132,7 @@ int rigor_cmd_run(int argc, char **argv) {
             "rigor: stopped by %s; the results file holds every finished run (use --resume to "
             "finish)\n",
             strsignal(tally.signal));
-  int code = exit_code(rc, &tally);
+  code = exit_code(rc, &tally);
   size_t below = 0;
   if (code != RIGOR_EXIT_USAGE && code < 128) {
     /* Each distinct results file once: its report, and its rows against gate.expect. */
@@ -187,5 +161,7 @@ int rigor_cmd_run(int argc, char **argv) {
     if (code == RIGOR_EXIT_OK) code = RIGOR_EXIT_CHECK_FAILED;
   }
   rigor_config_free(cfg);
+  rigor_strings_free(&files);
+  rigor_config_args_free(&ca);
   return code;
 }

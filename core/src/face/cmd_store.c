@@ -8,82 +8,26 @@
 #include "document.h"
 #include "writers.h"
 #include "store.h"
+#include "suggest.h"
 
-static const char usage[] =
-    "usage: rigor store add RESULTS.jsonl... [--db URL] [--commit SHA] [--date ISO-8601]\n"
-    "                       [--branch NAME] [--tag KEY=VALUE]... [--quiet]\n"
-    "       rigor store ls [--db URL] [--format text|md|csv|json|html]\n"
-    "       rigor store export [--db URL] [--commit SHA] [--import ID] [--experiment NAME] [-o "
-    "OUT]\n"
-    "       rigor store migrate [--db URL]\n"
-    "The store is the SQLite file rigor.db here unless --db or RIGOR_DB names another\n"
-    "(a path, sqlite:PATH, or postgresql://...).\n";
+static const char store_about[] =
+    "The store is the SQLite file rigor.db here unless --db or RIGOR_DB names another (a path,\n"
+    "sqlite:PATH, or postgresql://...).\n"
+    "\n"
+    "subcommands:\n"
+    "  add      import results files, with the commit they measured\n"
+    "  ls       list the imports\n"
+    "  export   write stored runs back as a results file\n"
+    "  migrate  bring an older store's schema up to this version\n"
+    "\n"
+    "rigor store SUBCOMMAND --help lists its options.\n";
 
 typedef struct store_args {
   const char *db, *commit, *date, *branch, *format, *out, *experiment, *import;
-  const char **files, **tags;
-  size_t n_files, n_tags;
+  rigor_strings_t files, tags;
   bool quiet;
+  const rigor_command_t *cmd;
 } store_args_t;
-
-static const char *const valued[] = {"--db",         "--commit", "--date", "--branch",
-                                     "--tag",        "--format", "-o",     "--output",
-                                     "--experiment", "--import", NULL};
-
-static bool takes_value(const char *arg) {
-  for (const char *const *v = valued; *v; v++)
-    if (strcmp(arg, *v) == 0) return true;
-  return false;
-}
-
-/* Options a subcommand does not take are refused by name. */
-static int parse(const char *sub, const char *allowed, int argc, char **argv, store_args_t *a) {
-  for (int i = 2; i < argc; i++) {
-    const char *arg = argv[i];
-    if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
-      fputs(usage, stdout);
-      return 1;
-    }
-    bool positional = arg[0] != '-' || !arg[1];
-    char key[32];
-    snprintf(key, sizeof key, " %s ", positional ? "FILE" : arg);
-    if (!strstr(allowed, key)) {
-      fprintf(stderr, "rigor store %s: %s '%s'\n%s", sub,
-              positional ? "takes no file" : "unknown option", arg, usage);
-      return -1;
-    }
-    if (positional) {
-      a->files[a->n_files++] = arg;
-      continue;
-    }
-    if (takes_value(arg) && i + 1 >= argc) {
-      fprintf(stderr, "rigor store %s: %s needs a value\n", sub, arg);
-      return -1;
-    }
-    const char *v = takes_value(arg) ? argv[++i] : NULL;
-    if (strcmp(arg, "--db") == 0)
-      a->db = v;
-    else if (strcmp(arg, "--commit") == 0)
-      a->commit = v;
-    else if (strcmp(arg, "--date") == 0)
-      a->date = v;
-    else if (strcmp(arg, "--branch") == 0)
-      a->branch = v;
-    else if (strcmp(arg, "--tag") == 0)
-      a->tags[a->n_tags++] = v;
-    else if (strcmp(arg, "--format") == 0)
-      a->format = v;
-    else if (strcmp(arg, "-o") == 0 || strcmp(arg, "--output") == 0)
-      a->out = v;
-    else if (strcmp(arg, "--experiment") == 0)
-      a->experiment = v;
-    else if (strcmp(arg, "--import") == 0)
-      a->import = v;
-    else if (strcmp(arg, "--quiet") == 0)
-      a->quiet = true;
-  }
-  return 0;
-}
 
 typedef enum { STORE_READ, STORE_CREATE, STORE_MIGRATE } store_mode_t;
 
@@ -135,17 +79,12 @@ static void print_import(const char *path, const rigor_store_import_result_t *r,
 }
 
 static int cmd_add(store_args_t *a) {
-  if (a->n_files == 0) {
-    fprintf(stderr, "rigor store add: no results file given\n%s", usage);
-    return RIGOR_EXIT_USAGE;
-  }
+  if (a->files.n == 0) return rigor_usage_error(a->cmd, "no results file given");
   rigor_commit_meta_t meta;
   rigor_commit_meta_read(a->commit, &meta);
-  if (a->date && !rigor_date_normalize(a->date, meta.date)) {
-    fprintf(stderr, "rigor store add: --date '%s' is not an ISO-8601 date (2024-05-01T12:00Z)\n",
-            a->date);
-    return RIGOR_EXIT_USAGE;
-  }
+  if (a->date && !rigor_date_normalize(a->date, meta.date))
+    return rigor_usage_error(a->cmd, "--date '%s' is not an ISO-8601 date (2024-05-01T12:00Z)",
+                             a->date);
   if (a->branch) snprintf(meta.branch, sizeof meta.branch, "%s", a->branch);
   if (!meta.sha[0] && !a->quiet)
     fprintf(stderr, "rigor store add: not in a git working tree and no --commit: imported "
@@ -162,17 +101,17 @@ static int cmd_add(store_args_t *a) {
                                  .commit_date = meta.date[0] ? meta.date : NULL,
                                  .branch = meta.branch[0] ? meta.branch : NULL,
                                  .dirty = meta.dirty,
-                                 .tags = a->tags,
-                                 .n_tags = a->n_tags};
-  for (size_t i = 0; i < a->n_files; i++) {
+                                 .tags = a->tags.v,
+                                 .n_tags = a->tags.n};
+  for (size_t i = 0; i < a->files.n; i++) {
     char err[2048] = "";
     rigor_store_import_result_t r;
-    if (rigor_store_import(s, a->files[i], &o, &r, err, sizeof err)) {
+    if (rigor_store_import(s, a->files.v[i], &o, &r, err, sizeof err)) {
       fprintf(stderr, "rigor store add: %s\n", err);
       rc = RIGOR_EXIT_USAGE;
       continue;
     }
-    if (!a->quiet) print_import(a->files[i], &r, &meta, url);
+    if (!a->quiet) print_import(a->files.v[i], &r, &meta, url);
   }
   rigor_store_close(s);
   return rc;
@@ -222,11 +161,8 @@ static rigor_table_t *imports_table(const json_t *list) {
 }
 
 static int cmd_ls(store_args_t *a) {
-  const rigor_writer_t *writer = rigor_writer_find(a->format ? a->format : "text");
-  if (!writer) {
-    fprintf(stderr, "rigor store ls: unknown format '%s' (%s)\n", a->format, rigor_writer_names());
-    return RIGOR_EXIT_USAGE;
-  }
+  const rigor_writer_t *writer = rigor_args_writer(a->cmd, a->format);
+  if (!writer) return RIGOR_EXIT_USAGE;
   rigor_store_t *s = NULL;
   int rc = open_store("ls", a->db, STORE_READ, &s);
   if (rc) return rc;
@@ -238,15 +174,18 @@ static int cmd_ls(store_args_t *a) {
     return RIGOR_EXIT_RUN_FAILED;
   }
   rigor_doc_t *doc = rigor_doc_new("rigor store");
-  if (doc) {
+  FILE *out = rigor_output_open(a->cmd, a->out);
+  rc = out ? RIGOR_EXIT_OK : RIGOR_EXIT_USAGE;
+  if (doc && out) {
     doc->data = json_incref(list);
     rigor_doc_table(doc, imports_table(list));
-    writer->write(doc, stdout);
+    if (writer->write(doc, out)) rc = RIGOR_EXIT_RUN_FAILED;
   }
+  if (out && rigor_output_close(a->cmd, a->out, out)) rc = RIGOR_EXIT_RUN_FAILED;
   rigor_doc_free(doc);
   json_decref(list);
   rigor_store_close(s);
-  return RIGOR_EXIT_OK;
+  return rc;
 }
 
 static int cmd_export(store_args_t *a) {
@@ -254,10 +193,8 @@ static int cmd_export(store_args_t *a) {
   if (a->import) {
     char *end;
     f.import_id = strtoll(a->import, &end, 10);
-    if (*end || f.import_id <= 0) {
-      fprintf(stderr, "rigor store export: --import takes an import number, not '%s'\n", a->import);
-      return RIGOR_EXIT_USAGE;
-    }
+    if (*end || f.import_id <= 0)
+      return rigor_usage_error(a->cmd, "--import takes an import number, not '%s'", a->import);
   }
   rigor_store_t *s = NULL;
   int rc = open_store("export", a->db, STORE_READ, &s);
@@ -283,48 +220,93 @@ static int cmd_export(store_args_t *a) {
   return RIGOR_EXIT_OK;
 }
 
+static int cmd_migrate(store_args_t *a) {
+  rigor_store_t *s = NULL;
+  int rc = open_store("migrate", a->db, STORE_MIGRATE, &s);
+  if (!rc) rc = migrate(s, "migrate", rigor_store_url(a->db), a->quiet);
+  rigor_store_close(s);
+  return rc;
+}
+
 int rigor_cmd_store(int argc, char **argv) {
-  if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
-    fputs(usage, argc < 2 ? stderr : stdout);
-    return argc < 2 ? RIGOR_EXIT_USAGE : RIGOR_EXIT_OK;
-  }
-  const char *sub = argv[1];
   store_args_t a = {0};
-  a.files = calloc((size_t)argc, sizeof *a.files);
-  a.tags = calloc((size_t)argc, sizeof *a.tags);
-  int rc = RIGOR_EXIT_USAGE;
-  if (!a.files || !a.tags) goto done;
-  static const struct {
-    const char *name, *allowed;
-    int (*fn)(store_args_t *);
-  } subs[] = {
-      {"add", " FILE --db --commit --date --branch --tag --quiet ", cmd_add},
-      {"ls", " --db --format ", cmd_ls},
-      {"export", " --db --commit --import --experiment -o --output ", cmd_export},
-      {"migrate", " --db --quiet ", NULL},
+  const rigor_option_t db = {"db", 0, "URL", "the store (default: $RIGOR_DB, else rigor.db)",
+                             .value = &a.db};
+  const rigor_option_t add_options[] = {
+      db,
+      {"commit", 0, "SHA", "the commit the results measured (default: the working tree's HEAD)",
+       .value = &a.commit},
+      {"date", 0, "ISO-8601", "that commit's date (default: git's)", .value = &a.date},
+      {"branch", 0, "NAME", "its branch (default: git's)", .value = &a.branch},
+      {"tag", 0, "KEY=VALUE", "a tag the import carries (repeatable)", .list = &a.tags},
+      {"quiet", 'q', NULL, "print nothing but errors", .flag = &a.quiet},
+      {NULL},
   };
+  const rigor_option_t ls_options[] = {
+      db,
+      {"format", 0, "FORMAT", "text (default), md, csv, json or html", .value = &a.format},
+      {"output", 'o', "OUT", "write to OUT instead of standard output", .value = &a.out},
+      {NULL},
+  };
+  const rigor_option_t export_options[] = {
+      db,
+      {"commit", 0, "SHA", "only runs of this commit", .value = &a.commit},
+      {"import", 0, "ID", "only runs of this import (store ls lists them)", .value = &a.import},
+      {"experiment", 0, "NAME", "only runs of this experiment", .value = &a.experiment},
+      {"output", 'o', "OUT", "write to OUT (never over an existing file), not standard output",
+       .value = &a.out},
+      {NULL},
+  };
+  const rigor_option_t migrate_options[] = {
+      db,
+      {"quiet", 'q', NULL, "print nothing but errors", .flag = &a.quiet},
+      {NULL},
+  };
+  static const char add_about[] =
+      "Imports results files into the store, each in one transaction. Without --commit, the\n"
+      "commit, its date, the branch and whether tracked files differ come from the git working\n"
+      "tree. A run already stored is not stored again.\n";
+  const struct {
+    rigor_command_t cmd;
+    int (*fn)(store_args_t *);
+    bool files;
+  } subs[] = {
+      {{"store add", "RESULTS.jsonl... [OPTION]...", add_about, add_options}, cmd_add, true},
+      {{"store ls", "[OPTION]...", "Lists the imports.\n", ls_options}, cmd_ls, false},
+      {{"store export", "[OPTION]...", "Writes stored runs back as a results file.\n",
+        export_options},
+       cmd_export,
+       false},
+      {{"store migrate", "[OPTION]...", "Brings an older store's schema up to this version.\n",
+        migrate_options},
+       cmd_migrate,
+       false},
+  };
+  const rigor_option_t no_options[] = {{NULL}};
+  const rigor_command_t store = {"store", "SUBCOMMAND [OPTION]...", store_about, no_options};
+  size_t n_subs = sizeof subs / sizeof *subs;
+  if (argc < 2) return rigor_usage_error(&store, "no subcommand given (add, ls, export, migrate)");
+  const char *sub = argv[1];
+  if (sub[0] == '-') {
+    int rc = rigor_args_parse(&store, argc, argv, NULL);
+    return rc >= 0 ? rc
+                   : rigor_usage_error(&store, "no subcommand given (add, ls, export, migrate)");
+  }
+  const char *names[8];
   size_t k = 0;
-  while (k < sizeof subs / sizeof *subs && strcmp(subs[k].name, sub) != 0)
-    k++;
-  if (k == sizeof subs / sizeof *subs) {
-    fprintf(stderr, "rigor store: unknown subcommand '%s'\n%s", sub, usage);
-    goto done;
+  for (; k < n_subs && strcmp(subs[k].cmd.name + 6, sub) != 0; k++)
+    names[k] = subs[k].cmd.name + 6;
+  if (k == n_subs) {
+    const char *near = rigor_closest(sub, names, n_subs);
+    return near ? rigor_usage_error(&store, "unknown subcommand '%s' (did you mean '%s'?)", sub,
+                                    near)
+                : rigor_usage_error(&store, "unknown subcommand '%s' (add, ls, export, migrate)",
+                                    sub);
   }
-  int p = parse(sub, subs[k].allowed, argc, argv, &a);
-  if (p) {
-    rc = p > 0 ? RIGOR_EXIT_OK : RIGOR_EXIT_USAGE;
-    goto done;
-  }
-  if (subs[k].fn) {
-    rc = subs[k].fn(&a);
-  } else {
-    rigor_store_t *s = NULL;
-    rc = open_store("migrate", a.db, STORE_MIGRATE, &s);
-    if (!rc) rc = migrate(s, "migrate", rigor_store_url(a.db), a.quiet);
-    rigor_store_close(s);
-  }
-done:
-  free(a.files);
-  free(a.tags);
+  a.cmd = &subs[k].cmd;
+  int rc = rigor_args_parse(a.cmd, argc - 1, argv + 1, subs[k].files ? &a.files : NULL);
+  if (rc < 0) rc = subs[k].fn(&a);
+  rigor_strings_free(&a.files);
+  rigor_strings_free(&a.tags);
   return rc;
 }

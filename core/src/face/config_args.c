@@ -1,61 +1,48 @@
+#include "config_args.h"
+
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "config_args.h"
 #include "environment.h"
 
-int rigor_config_args_parse(int argc, char **argv, const char *usage, bool accepts_canonical,
-                            rigor_config_args_t *cli) {
-  size_t nd = 0, nc = 0;
-  memset(cli, 0, sizeof *cli);
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    bool has_value = i + 1 < argc;
-    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-      fputs(usage, stdout);
-      return RIGOR_EXIT_OK;
-    } else if (!strcmp(a, "-o") && has_value) {
-      cli->opts.output_override = argv[++i];
-    } else if (!strcmp(a, "--only") && has_value) {
-      cli->opts.only = argv[++i];
-    } else if (!strcmp(a, "--plugin-path") && has_value && nd < RIGOR_MAX_PLUGIN_DIRS) {
-      cli->dirs[nd++] = argv[++i];
-    } else if (!strcmp(a, "--config-path") && has_value && nc < RIGOR_MAX_CONFIG_DIRS) {
-      cli->config_dirs[nc++] = argv[++i];
-    } else if (!strcmp(a, "--allow-external-extends")) {
-      cli->opts.allow_external_extends = true;
-    } else if (!strcmp(a, "--allow-unsafe-plugin-path")) {
-      cli->opts.search.allow_unsafe = true;
-    } else if (accepts_canonical && !strcmp(a, "--canonical")) {
-      cli->canonical = true;
-    } else if (accepts_canonical && !strcmp(a, "--base-hash")) {
-      cli->base_hash = true;
-    } else if (a[0] == '-' || cli->file) {
-      fprintf(stderr, "rigor %s: unexpected argument '%s'\n%s", argv[0], a, usage);
-      return RIGOR_EXIT_USAGE;
-    } else {
-      cli->file = a;
-    }
-  }
-  if (!cli->file) {
-    fprintf(stderr, "rigor %s: missing FILE\n%s", argv[0], usage);
-    return RIGOR_EXIT_USAGE;
-  }
-  cli->opts.search.extra_dirs = cli->dirs;
-  cli->opts.config_dirs = cli->config_dirs;
-  cli->opts.check_machine = rigor_environment_check;
-  return -1;
+void rigor_config_args_options(rigor_config_args_t *a, rigor_option_t *out) {
+  memset(a, 0, sizeof *a);
+  const rigor_option_t shared[RIGOR_CONFIG_ARGS_N] = {
+      {"only", 0, "NAME", "only the experiment called NAME", .value = &a->opts.only},
+      {"plugin-path", 0, "DIR", "search DIR for plugins first (repeatable; the first found wins)",
+       .list = &a->dirs},
+      {"config-path", 0, "DIR", "a trusted folder of shared bases `extends:` may name (repeatable)",
+       .list = &a->config_dirs},
+      {"allow-external-extends", 0, NULL, "accept `extends:` that leave the config's folder",
+       .flag = &a->opts.allow_external_extends},
+      {"allow-unsafe-plugin-path", 0, NULL, "accept world-writable plugin folders",
+       .flag = &a->opts.search.allow_unsafe},
+  };
+  memcpy(out, shared, sizeof shared);
 }
 
-int rigor_config_args_load(rigor_config_args_t *cli, rigor_config_t **cfg) {
+void rigor_config_args_finish(rigor_config_args_t *a) {
+  static const char *const none[] = {NULL};
+  a->opts.search.extra_dirs = a->dirs.v ? a->dirs.v : none;
+  a->opts.config_dirs = a->config_dirs.v ? a->config_dirs.v : none;
+  a->opts.check_machine = rigor_environment_check;
+}
+
+void rigor_config_args_free(rigor_config_args_t *a) {
+  rigor_strings_free(&a->dirs);
+  rigor_strings_free(&a->config_dirs);
+}
+
+int rigor_config_args_load(const rigor_config_args_t *a, const char *file, rigor_config_t **cfg) {
   char err[4096];
-  if (rigor_config_load(cli->file, &cli->opts, cfg, err, sizeof err) != 0) {
+  if (rigor_config_load(file, &a->opts, cfg, err, sizeof err) != 0) {
     fprintf(stderr, "%s\n", err);
     return RIGOR_EXIT_USAGE;
   }
   size_t i;
   json_t *w;
-  json_array_foreach((*cfg)->warnings, i, w) fprintf(stderr, "warning: %s\n", json_string_value(w));
+  json_array_foreach((*cfg)->warnings, i, w) {
+    fprintf(stderr, "rigor: warning: %s\n", json_string_value(w));
+  }
   return RIGOR_EXIT_OK;
 }

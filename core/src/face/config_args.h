@@ -1,28 +1,30 @@
-/* Options shared by `rigor plan`, `rigor validate` and `rigor config`, and loading the file they
- * name. */
+/* The options every command that reads experiment files shares (run, plan, validate, config),
+ * and loading a file with them. */
 #ifndef RIGOR_CONFIG_ARGS_H
 #define RIGOR_CONFIG_ARGS_H
 
 #include <stdbool.h>
 
+#include "cli.h"
 #include "experiment.h"
 
-#define RIGOR_MAX_PLUGIN_DIRS 64
-#define RIGOR_MAX_CONFIG_DIRS 64
+/* How many option table entries rigor_config_args_options writes. */
+#define RIGOR_CONFIG_ARGS_N 5
 
 typedef struct rigor_config_args {
-  const char *file;
   rigor_config_opts_t opts;
-  const char *dirs[RIGOR_MAX_PLUGIN_DIRS + 1];
-  const char *config_dirs[RIGOR_MAX_CONFIG_DIRS + 1];
-  bool canonical; /* rigor config --canonical */
-  bool base_hash; /* rigor config --base-hash */
+  rigor_strings_t dirs;        /* --plugin-path */
+  rigor_strings_t config_dirs; /* --config-path */
 } rigor_config_args_t;
 
-/* Parses argv (argv[0] is the subcommand). Returns -1 to go on, or an exit code (help, usage). */
-int rigor_config_args_parse(int argc, char **argv, const char *usage, bool accepts_canonical,
-                            rigor_config_args_t *args);
-/* Loads the file named on the command line; prints the error or the warnings to stderr. */
-int rigor_config_args_load(rigor_config_args_t *args, rigor_config_t **cfg);
+/* Zeroes `args` and writes the shared options' table entries to out[0..RIGOR_CONFIG_ARGS_N). */
+void rigor_config_args_options(rigor_config_args_t *args, rigor_option_t *out);
+/* After rigor_args_parse: points the config options at the folders given. */
+void rigor_config_args_finish(rigor_config_args_t *args);
+void rigor_config_args_free(rigor_config_args_t *args);
+
+/* Loads one file; prints the error, or the warnings, to stderr. Returns RIGOR_EXIT_OK or
+ * RIGOR_EXIT_USAGE. */
+int rigor_config_args_load(const rigor_config_args_t *args, const char *file, rigor_config_t **cfg);
 
 #endif
