@@ -3,7 +3,7 @@
 # Usage: scripts/install-deps.sh [--test]   (--test adds the tools the test suite uses)
 set -euo pipefail
 packages=(build-essential cmake pkg-config libyaml-dev libjansson-dev libhwloc-dev libssl-dev
-          libcmocka-dev openmpi-bin libopenmpi-dev)
+          libcmocka-dev openmpi-bin libopenmpi-dev libxxhash-dev)
 if [ "${1:-}" = "--test" ]; then
   packages+=(clang valgrind chromium jq)
 fi
