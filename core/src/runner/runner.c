@@ -34,11 +34,21 @@ typedef struct runner {
   int io_error;
   rigor_tally_t *tally;
   rigor_env_window_t *window; /* the sampled environment checks, open while the runs run */
+  bool unsynced;              /* records appended to `out` since its last fsync */
 } runner_t;
 
 static void write_record(runner_t *r, rigor_results_writer_t *w, const json_t *rec) {
   if (r->io_error || w->fd < 0) return;
   if (rigor_results_append(w, rec, r->err, r->errlen) < 0) r->io_error = RIGOR_EIO;
+  if (w == &r->out) r->unsynced = true;
+}
+
+/* fsyncs the results file when something was appended since the last time: every run ends with
+ * one, and nothing else pays for another (the experiment record rides on the first run's). */
+static void sync_out(runner_t *r) {
+  if (r->io_error || !r->unsynced) return;
+  if (rigor_results_sync(&r->out, r->err, r->errlen) < 0) r->io_error = RIGOR_EIO;
+  r->unsynced = false;
 }
 
 static void write_sample(void *arg, json_t *sample) {
@@ -231,7 +241,7 @@ static void run_one(runner_t *r, uint32_t k, uint32_t attempt, uint32_t done, ui
   rigor_time_iso(end);
   append_outcome(r, &a, &o, start, end, elapsed, noise_json, env_pad, close_window(r, last));
   json_decref(o.end);
-  if (!r->io_error && rigor_results_sync(&r->out, r->err, r->errlen) < 0) r->io_error = RIGOR_EIO;
+  sync_out(r);
   count(r->tally, o.status);
   p.event = RIGOR_PROGRESS_RUN_END;
   p.status = o.status;
@@ -363,7 +373,6 @@ static int run_loaded(runner_t *r, claimed_t *claimed) {
     json_t *rec = experiment_record(r);
     write_record(r, &r->out, rec);
     json_decref(rec);
-    if (!r->io_error) rigor_results_sync(&r->out, r->err, r->errlen);
   }
   uint32_t last = total;
   for (uint32_t k = 0; k < total; k++)
@@ -379,7 +388,7 @@ static int run_loaded(runner_t *r, claimed_t *claimed) {
   json_decref(rigor_env_window_close(r->window)); /* the runs stopped before it closed */
   r->window = NULL;
   rigor_resume_free(&rs);
-  rigor_results_sync(&r->out, r->err, r->errlen);
+  sync_out(r);
   rigor_results_close(&r->out);
   if (r->telemetry_out.fd >= 0) rigor_results_close(&r->telemetry_out);
   if (r->io_error) return RIGOR_EIO;
