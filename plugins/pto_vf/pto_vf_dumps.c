@@ -9,11 +9,8 @@
 
 #include "pto_vf_state.h"
 
-/* Reads go through the hash a piece at a time, while each piece is still in the cache. */
+/* Without preload, the hash reads the file a piece at a time. */
 #define PTO_VF_READ_PIECE ((size_t)1 << 20)
-/* Preload buffers start on a huge-page boundary and ask for huge pages: fewer page faults while
- * reading, fewer TLB misses while parsing. */
-#define PTO_VF_BUFFER_ALIGN ((size_t)2 << 20)
 
 static bool same_file(const struct stat *a, const struct stat *b) {
   return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
@@ -23,55 +20,55 @@ static bool same_file(const struct stat *a, const struct stat *b) {
 
 static void dump_free(pto_vf_dump_t *d) {
   free(d->path);
-  free(d->data);
+  if (d->data && d->len > 0) munmap(d->data, d->len);
   memset(d, 0, sizeof *d);
 }
 
-/* One pass over the file: every byte read once, hashed as it arrives and, with `keep`, left in a
- * buffer of its own. Returns 0 or -errno. */
+/* The hash of a file read a piece at a time, for dumps the window streams from disk. */
+static int hash_stream(pto_vf_dump_t *d, int fd) {
+  char *piece = malloc(PTO_VF_READ_PIECE);
+  XXH3_state_t *h = XXH3_createState();
+  int rc = piece && h && XXH3_128bits_reset(h) == XXH_OK ? 0 : -ENOMEM;
+  d->len = 0;
+  while (rc == 0) {
+    ssize_t got = read(fd, piece, PTO_VF_READ_PIECE);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) rc = -errno;
+    if (got <= 0) break;
+    XXH3_128bits_update(h, piece, (size_t)got);
+    d->len += (size_t)got;
+  }
+  if (rc == 0) d->hash = XXH3_128bits_digest(h);
+  XXH3_freeState(h);
+  free(piece);
+  return rc;
+}
+
+/* One pass over the file's bytes: with `keep` the file is mapped from the page cache, every page
+ * populated now (nothing is copied, and the window takes no page fault), and hashed in place;
+ * without, it is read through the hash. Returns 0 or -errno. */
 static int read_once(pto_vf_dump_t *d, bool keep) {
   int fd = open(d->path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return -errno;
   int rc = fstat(fd, &d->sb) == 0 ? 0 : -errno;
-  const size_t size = rc == 0 ? (size_t)d->sb.st_size : 0;
-  char *piece = NULL;
   if (rc == 0 && keep) {
-    const size_t cap =
-        (size + 1 + PTO_VF_BUFFER_ALIGN - 1) / PTO_VF_BUFFER_ALIGN * PTO_VF_BUFFER_ALIGN;
-    d->data = aligned_alloc(PTO_VF_BUFFER_ALIGN, cap);
-    if (!d->data) rc = -ENOMEM;
-    if (d->data) madvise(d->data, cap, MADV_HUGEPAGE);
+    d->len = (size_t)d->sb.st_size;
+    if (d->len > 0) {
+      void *map = mmap(NULL, d->len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+      if (map == MAP_FAILED) {
+        rc = -errno;
+        d->len = 0;
+      } else {
+        d->data = map;
+      }
+    }
+    if (rc == 0) d->hash = XXH3_128bits(d->data ? d->data : "", d->len);
+    d->preloaded = rc == 0;
   } else if (rc == 0) {
-    piece = malloc(PTO_VF_READ_PIECE);
-    if (!piece) rc = -ENOMEM;
+    rc = hash_stream(d, fd);
   }
-  XXH3_state_t *h = rc == 0 ? XXH3_createState() : NULL;
-  if (rc == 0 && (!h || XXH3_128bits_reset(h) != XXH_OK)) rc = -ENOMEM;
-  d->len = 0;
-  while (rc == 0) {
-    char *at = keep ? d->data + d->len : piece;
-    size_t want = keep ? size - d->len : PTO_VF_READ_PIECE;
-    if (want > PTO_VF_READ_PIECE) want = PTO_VF_READ_PIECE;
-    if (keep && want == 0) break;
-    ssize_t got = read(fd, at, want);
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) rc = -errno;
-    if (got <= 0) break;
-    XXH3_128bits_update(h, at, (size_t)got);
-    d->len += (size_t)got;
-  }
-  if (rc == 0) {
-    d->hash = XXH3_128bits_digest(h);
-    d->hashed = true;
-    if (keep) d->data[d->len] = '\0';
-  }
-  XXH3_freeState(h);
-  free(piece);
+  d->hashed = rc == 0;
   close(fd);
-  if (rc != 0) {
-    free(d->data);
-    d->data = NULL;
-  }
   return rc;
 }
 
@@ -100,7 +97,7 @@ static int load_set(pto_vf_state_t *st, const pto_vf_params_t *p, bool rewritten
     for (size_t j = 0; j < st->n_dumps && !rewritten; j++) {
       pto_vf_dump_t *old = &st->dumps[j];
       if (old->path && strcmp(old->path, path) == 0 && same_file(&old->sb, &now) &&
-          (old->data || !p->preload)) {
+          (old->preloaded || !p->preload)) {
         *d = *old;
         memset(old, 0, sizeof *old);
         break;
@@ -156,7 +153,7 @@ int pto_vf_dumps_scan(pto_vf_state_t *st, size_t i, vf_summary_t *sum) {
   int rc = 0;
   for (int k = 0; k < 2 && rc == 0; k++) {
     const pto_vf_dump_t *d = &st->dumps[2 * i + k];
-    if (d->data) {
+    if (d->preloaded) {
       vf_reader_from_memory(&readers[k], d->data, d->len);
       continue;
     }

@@ -19,9 +19,10 @@
 /* One dump as it was read: its identity on disk, its bytes when preloaded, its hash. */
 typedef struct pto_vf_dump {
   char *path;
-  struct stat sb; /* the file when it was read (or looked at) */
-  char *data;     /* the whole file, NUL-terminated, when preloaded; else NULL */
-  size_t len;
+  struct stat sb;     /* the file when it was read (or looked at) */
+  char *data;         /* the whole file mapped read-only when preloaded (NULL when empty) */
+  size_t len;         /* its size as read */
+  bool preloaded;     /* data and len hold the file */
   XXH128_hash_t hash; /* XXH3-128 of the bytes read */
   bool hashed;
 } pto_vf_dump_t;
