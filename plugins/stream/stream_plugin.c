@@ -164,10 +164,13 @@ static int check_points_agree(rigor_ctx_t *ctx, const rigor_host_t *host,
   return 0;
 }
 
-/* The run's CPUs: the host's, else the process's own affinity. Returns the count written. */
-static int run_cpus(rigor_ctx_t *ctx, const rigor_host_t *host, int *cpus, int cap) {
+/* The run's CPUs: the host's (*bound set), else the process's own affinity. Returns the count
+ * written. */
+static int run_cpus(rigor_ctx_t *ctx, const rigor_host_t *host, int *cpus, int cap, bool *bound) {
+  *bound = false;
   if (host->size >= offsetof(rigor_host_t, cpus) + sizeof host->cpus && host->cpus) {
     const int n = host->cpus(ctx, cpus, cap);
+    *bound = n > 0;
     if (n > 0) return n < cap ? n : cap;
   }
   cpu_set_t set;
@@ -287,8 +290,9 @@ static int stream_init(rigor_ctx_t *ctx, const rigor_host_t *host, const void *p
     stream_free(s);
     return host->error(ctx, RIGOR_ENOMEM, "stream: out of memory");
   }
-  const int n_cpus = run_cpus(ctx, host, cpus, CPU_SETSIZE);
-  s->threads = p->threads > 0 ? (int)p->threads : n_cpus > 0 ? n_cpus : omp_get_max_threads();
+  bool bound;
+  const int n_cpus = run_cpus(ctx, host, cpus, CPU_SETSIZE, &bound);
+  s->threads = p->threads > 0 ? (int)p->threads : bound ? n_cpus : omp_get_max_threads();
   rc = choose_kernels(ctx, s);
   if (rc == 0) rc = bind_team(ctx, s, cpus, n_cpus);
   free(cpus);
