@@ -1,5 +1,8 @@
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +75,45 @@ static int read_once(pto_vf_dump_t *d, bool keep) {
   return rc;
 }
 
+/* Files to read, shared by the threads that read them. */
+typedef struct read_batch {
+  pto_vf_dump_t **todo;
+  int *rc;
+  size_t n;
+  bool keep;
+  atomic_size_t next;
+} read_batch_t;
+
+static void *read_worker(void *arg) {
+  read_batch_t *b = arg;
+  for (size_t i; (i = atomic_fetch_add(&b->next, 1)) < b->n;)
+    b->rc[i] = read_once(b->todo[i], b->keep);
+  return NULL;
+}
+
+/* At most this many files are read at once, each by a thread of its own. */
+#define PTO_VF_READERS 8
+
+/* Reads every file of `todo` once, several at a time where the process may use several CPUs:
+ * mapping, populating and hashing a file is memory-bound work that does not overlap any window
+ * (identity and prime run before it). rc[i] is each file's outcome. */
+static void read_all(pto_vf_dump_t **todo, int *rc, size_t n, bool keep) {
+  read_batch_t b = {.todo = todo, .rc = rc, .n = n, .keep = keep};
+  atomic_init(&b.next, 0);
+  cpu_set_t set;
+  size_t cpus = sched_getaffinity(0, sizeof set, &set) == 0 ? (size_t)CPU_COUNT(&set) : 1;
+  size_t helpers = n < cpus ? n : cpus;
+  helpers = helpers > PTO_VF_READERS ? PTO_VF_READERS : helpers;
+  helpers = helpers > 0 ? helpers - 1 : 0; /* the caller reads too */
+  pthread_t threads[PTO_VF_READERS];
+  size_t started = 0;
+  while (started < helpers && pthread_create(&threads[started], NULL, read_worker, &b) == 0)
+    started++;
+  read_worker(&b);
+  for (size_t i = 0; i < started; i++)
+    pthread_join(threads[i], NULL);
+}
+
 /* Makes the dumps of `p` current. A file already in memory (or already hashed, without
  * preload) is kept when it is still the same file and no runner has just rewritten the dumps;
  * otherwise it is read once. -ENOENT (message in err) when a dump is missing. */
@@ -85,6 +127,10 @@ static int load_set(pto_vf_state_t *st, const pto_vf_params_t *p, bool rewritten
     vf_trace_set_free(&set);
     return -ENOMEM;
   }
+  pto_vf_dump_t **todo = calloc(2 * set.n + 1, sizeof *todo);
+  int *todo_rc = calloc(2 * set.n + 1, sizeof *todo_rc);
+  size_t n_todo = 0;
+  if (!todo || !todo_rc) rc = -ENOMEM;
   for (size_t i = 0; i < 2 * set.n && rc == 0; i++) {
     pto_vf_dump_t *d = &dumps[i];
     const char *path = i % 2 ? set.units[i / 2].ends : set.units[i / 2].starts;
@@ -107,11 +153,13 @@ static int load_set(pto_vf_state_t *st, const pto_vf_params_t *p, bool rewritten
     d->path = strdup(path);
     d->sb = now;
     if (!d->path) rc = -ENOMEM;
-    if (rc == 0 && p->preload) {
-      rc = read_once(d, true);
-      if (rc) snprintf(err, errlen, "%s: %s", path, strerror(-rc));
-    }
+    if (p->preload) todo[n_todo++] = d;
   }
+  if (rc == 0) read_all(todo, todo_rc, n_todo, true);
+  for (size_t i = 0; rc == 0 && i < n_todo; i++)
+    if ((rc = todo_rc[i]) != 0) snprintf(err, errlen, "%s: %s", todo[i]->path, strerror(-rc));
+  free(todo);
+  free(todo_rc);
   if (rc) {
     for (size_t i = 0; i < 2 * set.n; i++)
       dump_free(&dumps[i]);
@@ -141,9 +189,18 @@ int pto_vf_dumps_load(pto_vf_state_t *st) {
 
 int pto_vf_dumps_hashes(pto_vf_state_t *st, const pto_vf_params_t *p, char *err, size_t errlen) {
   int rc = load_set(st, p, false, err, errlen);
+  if (rc) return rc;
+  pto_vf_dump_t **todo = calloc(st->n_dumps + 1, sizeof *todo);
+  int *todo_rc = calloc(st->n_dumps + 1, sizeof *todo_rc);
+  size_t n_todo = 0;
+  if (!todo || !todo_rc) rc = -ENOMEM;
   for (size_t i = 0; rc == 0 && i < st->n_dumps; i++)
-    if (!st->dumps[i].hashed && (rc = read_once(&st->dumps[i], false)) != 0)
-      snprintf(err, errlen, "%s: %s", st->dumps[i].path, strerror(-rc));
+    if (!st->dumps[i].hashed) todo[n_todo++] = &st->dumps[i];
+  if (rc == 0) read_all(todo, todo_rc, n_todo, false);
+  for (size_t i = 0; rc == 0 && i < n_todo; i++)
+    if ((rc = todo_rc[i]) != 0) snprintf(err, errlen, "%s: %s", todo[i]->path, strerror(-rc));
+  free(todo);
+  free(todo_rc);
   return rc;
 }
 

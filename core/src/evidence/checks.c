@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,6 +120,19 @@ typedef struct proc_ticks {
   char comm[64];
 } proc_ticks_t;
 
+/* One line of /proc/PID/stat, read relative to the open /proc: no path building, no stdio. */
+static int read_stat(int proc_fd, int pid, char *line, size_t cap) {
+  char rel[32];
+  snprintf(rel, sizeof rel, "%d/stat", pid);
+  int fd = openat(proc_fd, rel, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  ssize_t n = read(fd, line, cap - 1);
+  close(fd);
+  if (n <= 0) return -1;
+  line[n] = '\0';
+  return 0;
+}
+
 static int proc_snapshot(const char *root, proc_ticks_t **out) {
   char dir[4096];
   snprintf(dir, sizeof dir, "%s/proc", root);
@@ -132,13 +146,12 @@ static int proc_snapshot(const char *root, proc_ticks_t **out) {
     if (!isdigit((unsigned char)e->d_name[0])) continue;
     int pid = atoi(e->d_name);
     if (pid == self) continue;
-    char path[128], line[1024];
-    snprintf(path, sizeof path, "/proc/%d/stat", pid);
-    if (rigor_sysfs_read_line(root, path, line, sizeof line) != 0) continue;
-    char *open = strchr(line, '('), *close = strrchr(line, ')');
-    if (!open || !close || close < open) continue;
+    char line[1024];
+    if (read_stat(dirfd(d), pid, line, sizeof line) != 0) continue;
+    char *open = strchr(line, '('), *close_paren = strrchr(line, ')');
+    if (!open || !close_paren || close_paren < open) continue;
     unsigned long long utime = 0, stime = 0;
-    if (sscanf(close + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime,
+    if (sscanf(close_paren + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime,
                &stime) != 2)
       continue;
     if (n == cap) {
@@ -150,7 +163,7 @@ static int proc_snapshot(const char *root, proc_ticks_t **out) {
     proc_ticks_t *p = &(*out)[n++];
     p->pid = pid;
     p->ticks = utime + stime;
-    snprintf(p->comm, sizeof p->comm, "%.*s", (int)(close - open - 1), open + 1);
+    snprintf(p->comm, sizeof p->comm, "%.*s", (int)(close_paren - open - 1), open + 1);
   }
   closedir(d);
   return n;
