@@ -37,11 +37,22 @@ typedef struct runner {
   size_t errlen;
   int io_error;
   rigor_tally_t *tally;
+  rigor_env_window_t *window; /* the sampled environment checks, open while the runs run */
+  bool unsynced;              /* records appended to `out` since its last fsync */
 } runner_t;
 
 static void write_record(runner_t *r, rigor_results_writer_t *w, const json_t *rec) {
   if (r->io_error || w->fd < 0) return;
   if (rigor_results_append(w, rec, r->err, r->errlen) < 0) r->io_error = RIGOR_EIO;
+  if (w == &r->out) r->unsynced = true;
+}
+
+/* fsyncs the results file when something was appended since the last time: every run ends with
+ * one, and nothing else pays for another (the experiment record rides on the first run's). */
+static void sync_out(runner_t *r) {
+  if (r->io_error || !r->unsynced) return;
+  if (rigor_results_sync(&r->out, r->err, r->errlen) < 0) r->io_error = RIGOR_EIO;
+  r->unsynced = false;
 }
 
 static void write_sample(void *arg, json_t *sample) {
@@ -61,7 +72,7 @@ static json_t *end_member(const rigor_run_outcome_t *o, const char *key) {
 
 static void append_outcome(runner_t *r, const rigor_child_args_t *a, const rigor_run_outcome_t *o,
                            const char *start, const char *end, double elapsed, json_t *noise,
-                           long env_pad) {
+                           long env_pad, json_t *checks) {
   const rigor_job_t *job = r->job;
   rigor_run_record_t x = {
       .experiment = job->name,
@@ -83,6 +94,7 @@ static void append_outcome(runner_t *r, const rigor_child_args_t *a, const rigor
       .telemetry = end_member(o, "telemetry"),
       .plugin_identity = end_member(o, "plugin_identity"),
       .env_pad = env_pad,
+      .checks = checks,
   };
   json_t *rec = rigor_record_run(&x);
   write_record(r, &r->out, rec);
@@ -151,7 +163,19 @@ static pid_t start_run(runner_t *r, const rigor_child_args_t *a, const char *pad
   return pid;
 }
 
-static void run_one(runner_t *r, uint32_t k, uint32_t attempt, uint32_t done, uint64_t t_start) {
+/* The sampled checks close at the first run boundary RIGOR_ENV_WINDOW_S after they opened, or
+ * after the last run, and their results go into that run's record. */
+static json_t *close_window(runner_t *r, bool last) {
+  if (!r->window || !(last || rigor_signals_received() ||
+                      rigor_env_window_elapsed(r->window) >= RIGOR_ENV_WINDOW_S))
+    return NULL;
+  json_t *checks = rigor_env_window_close(r->window);
+  r->window = NULL;
+  return checks;
+}
+
+static void run_one(runner_t *r, uint32_t k, uint32_t attempt, uint32_t done, uint64_t t_start,
+                    bool last) {
   const rigor_job_t *job = r->job;
   uint32_t n = job->n_variants;
   uint32_t variant = job->cells[k];
@@ -220,9 +244,9 @@ static void run_one(runner_t *r, uint32_t k, uint32_t attempt, uint32_t done, ui
     rigor_orphans_reap();
   }
   rigor_time_iso(end);
-  append_outcome(r, &a, &o, start, end, elapsed, noise_json, env_pad);
+  append_outcome(r, &a, &o, start, end, elapsed, noise_json, env_pad, close_window(r, last));
   json_decref(o.end);
-  if (!r->io_error && rigor_results_sync(&r->out, r->err, r->errlen) < 0) r->io_error = RIGOR_EIO;
+  sync_out(r);
   count(r->tally, o.status);
   p.event = RIGOR_PROGRESS_RUN_END;
   p.status = o.status;
@@ -266,7 +290,7 @@ static json_t *experiment_record(const runner_t *r) {
       .clock_resolution_s = clock.resolution_s,
       .clock_now_cost_s = clock.now_cost_s,
       .identity = rigor_identity_host(),
-      .checks = rigor_env_check(),
+      .checks = rigor_env_check_pending(),
       .rigor_version = r->opts->rigor_version,
       .rigor_git = r->opts->rigor_git,
   };
@@ -431,17 +455,22 @@ static int run_loaded(runner_t *r, claimed_t *claimed) {
     json_t *rec = experiment_record(r);
     write_record(r, &r->out, rec);
     json_decref(rec);
-    if (!r->io_error) rigor_results_sync(&r->out, r->err, r->errlen);
   }
+  uint32_t last = total;
+  for (uint32_t k = 0; k < total; k++)
+    if (!(rs.done && rs.done[k])) last = k;
+  if (last < total) r->window = rigor_env_window_open();
   uint64_t t_start = rigor_now_ns();
   uint32_t done = 0;
   for (uint32_t k = 0; k < total && !rigor_signals_received() && !r->io_error; k++) {
     if (rs.done && rs.done[k]) continue;
-    run_one(r, k, rs.attempt ? rs.attempt[k] + 1 : 1, done, t_start);
+    run_one(r, k, rs.attempt ? rs.attempt[k] + 1 : 1, done, t_start, k == last);
     done++;
   }
+  json_decref(rigor_env_window_close(r->window)); /* the runs stopped before it closed */
+  r->window = NULL;
   rigor_resume_free(&rs);
-  rigor_results_sync(&r->out, r->err, r->errlen);
+  sync_out(r);
   rigor_results_close(&r->out);
   if (r->telemetry_out.fd >= 0) rigor_results_close(&r->telemetry_out);
   if (r->io_error) return RIGOR_EIO;
