@@ -12,6 +12,7 @@ static int job_of(const rigor_experiment_t *e, rigor_job_t *j) {
                                         .axes = e->variants[i].axes,
                                         .settings = e->variants[i].settings};
   const char *plugin = json_string_value(json_object_get(e->resolved, "plugin"));
+  const json_t *deadline = json_object_get(json_object_get(e->resolved, "settings"), "deadline");
   if (!plugin && e->n_variants)
     plugin = json_string_value(json_object_get(e->variants[0].settings, "plugin"));
   *j = (rigor_job_t){
@@ -28,6 +29,7 @@ static int job_of(const rigor_experiment_t *e, rigor_job_t *j) {
       .n_blocks = e->schedule.n_blocks,
       .seed = e->order.seed,
       .runs_commands = e->runs_commands,
+      .deadline_s = json_is_number(deadline) ? json_number_value(deadline) : 0,
   };
   return j->schedule ? 0 : RIGOR_ENOMEM;
 }

@@ -74,8 +74,7 @@ static void send_end(const rigor_child_args_t *a, rigor_run_status_t status, con
 
 /* The outcome of measuring: a status and the plugin's error, if any. */
 static rigor_run_status_t measure(child_t *c, const rigor_timing_t *timing,
-                                  const rigor_point_set_t *pts, const json_t *deadline,
-                                  json_t **identity) {
+                                  const rigor_point_set_t *pts, json_t **identity) {
   const rigor_child_args_t *a = c->a;
   const rigor_plugin_t *p = a->plugin;
   rigor_work_t work = {0};
@@ -105,10 +104,11 @@ static rigor_run_status_t measure(child_t *c, const rigor_timing_t *timing,
   rigor_clock_probe(&m.clock);
   rc = rigor_measure_run(&m);
   if (rc == RIGOR_ETIMEDOUT || c->ctx.deadline_hit) {
+    /* The experiment ran out of time, not the run: it is interrupted, and --resume repeats it. */
     if (c->ctx.error_code == 0)
-      c->ctx.host.error(&c->ctx, RIGOR_ETIMEDOUT, "deadline of %.3f s passed",
-                        json_number_value(deadline));
-    return RIGOR_RUN_TIMEOUT;
+      c->ctx.host.error(&c->ctx, RIGOR_ETIMEDOUT,
+                        "the experiment's deadline passed %.3f s into the run", a->deadline_s);
+    return RIGOR_RUN_INTERRUPTED;
   }
   if (rc == RIGOR_ECANCELED) return RIGOR_RUN_INTERRUPTED;
   if (rc < 0) return rc == RIGOR_EUNAVAILABLE ? RIGOR_RUN_SKIPPED : RIGOR_RUN_FAILED;
@@ -140,9 +140,7 @@ int rigor_child_run(const rigor_child_args_t *a) {
     c.ctx.host.error(&c.ctx, RIGOR_ECONFIG, "%s", err);
     goto end;
   }
-  const json_t *deadline = json_object_get(a->settings, "deadline");
-  if (json_is_number(deadline) && json_number_value(deadline) > 0)
-    c.ctx.deadline_ns = (double)rigor_now_ns() + json_number_value(deadline) * 1e9;
+  if (a->deadline_s > 0) c.ctx.deadline_ns = (double)rigor_now_ns() + a->deadline_s * 1e9;
 
   int n_cpus = 0;
   const json_t *bind = json_object_get(env, "affinity");
@@ -160,7 +158,7 @@ int rigor_child_run(const rigor_child_args_t *a) {
   }
   rigor_telemetry_start(json_object_get(env, "telemetry"), c.ctx.cpus, c.ctx.n_cpus, telemetry_hook,
                         &c, &tele);
-  status = measure(&c, &timing, &pts, deadline, &identity);
+  status = measure(&c, &timing, &pts, &identity);
   /* The sampler stops before fini, so the hook never sees freed state. */
   summary = tele ? rigor_telemetry_stop(tele, &raw) : NULL;
   if (c.state) {

@@ -65,6 +65,7 @@ int rigor_child_main(const char *spec_path, const char *out_path, int out_fd, bo
       .comm = comm ? comm : rigor_comm_single(),
       .out_fd = out_fd,
       .commands_allowed = spec.commands_allowed,
+      .deadline_s = spec.deadline_s,
       .stop = &g_child_stop,
   };
   int code = rigor_child_run(&a);

@@ -33,6 +33,7 @@ typedef struct runner {
   size_t errlen;
   int io_error;
   rigor_tally_t *tally;
+  uint64_t deadline_ns; /* absolute CLOCK_MONOTONIC time the experiment's deadline falls, 0 none */
 } runner_t;
 
 static void write_record(runner_t *r, rigor_results_writer_t *w, const json_t *rec) {
@@ -139,6 +140,7 @@ static pid_t start_run(runner_t *r, const rigor_child_args_t *a, const char *pad
       .variant = a->variant,
       .commands_allowed = a->commands_allowed,
       .allow_unsafe = r->opts->search.allow_unsafe,
+      .deadline_s = a->deadline_s,
   };
   json_t *spec = rigor_wire_spec(&s);
   pid_t pid = rigor_spawn_exec(r->opts->self_exe, spec, json_is_array(launcher) ? launcher : NULL,
@@ -147,7 +149,15 @@ static pid_t start_run(runner_t *r, const rigor_child_args_t *a, const char *pad
   return pid;
 }
 
-static void run_one(runner_t *r, uint32_t k, uint32_t attempt, uint32_t done, uint64_t t_start) {
+/* The experiment's time left in seconds; 0 without a deadline, negative once it has passed. */
+static double time_left(const runner_t *r) {
+  if (!r->deadline_ns) return 0;
+  uint64_t now = rigor_now_ns();
+  return now >= r->deadline_ns ? -1 : (double)(r->deadline_ns - now) * 1e-9;
+}
+
+static void run_one(runner_t *r, uint32_t k, uint32_t attempt, uint32_t done, uint64_t t_start,
+                    double left_s) {
   const rigor_job_t *job = r->job;
   uint32_t n = job->n_variants;
   uint32_t variant = job->cells[k];
@@ -175,6 +185,7 @@ static void run_one(runner_t *r, uint32_t k, uint32_t attempt, uint32_t done, ui
       .comm = rigor_comm_single(),
       .out_fd = -1,
       .commands_allowed = r->opts->allow_commands,
+      .deadline_s = left_s,
   };
   rigor_run_outcome_t o = {.exit_code = -1};
   char start[32], end[32];
@@ -206,7 +217,8 @@ static void run_one(runner_t *r, uint32_t k, uint32_t attempt, uint32_t done, ui
       snprintf(o.reason, sizeof o.reason, "%s", r->err);
     } else {
       rigor_signals_guard(pid);
-      rigor_supervise(fd, pid, timing.timeout_s, write_sample, r, rigor_signals_received, &o);
+      rigor_supervise(fd, pid, timing.timeout_s, left_s, write_sample, r, rigor_signals_received,
+                      &o);
       rigor_signals_guard(0);
       close(fd);
       elapsed = (double)(rigor_now_ns() - t0) * 1e-9;
@@ -352,10 +364,14 @@ static int run_loaded(runner_t *r, claimed_t *claimed) {
     if (!r->io_error) rigor_results_sync(&r->out, r->err, r->errlen);
   }
   uint64_t t_start = rigor_now_ns();
+  r->deadline_ns = job->deadline_s > 0 ? t_start + (uint64_t)(job->deadline_s * 1e9) : 0;
   uint32_t done = 0;
+  bool deadline = false;
   for (uint32_t k = 0; k < total && !rigor_signals_received() && !r->io_error; k++) {
     if (rs.done && rs.done[k]) continue;
-    run_one(r, k, rs.attempt ? rs.attempt[k] + 1 : 1, done, t_start);
+    double left = time_left(r);
+    if ((deadline = left < 0)) break;
+    run_one(r, k, rs.attempt ? rs.attempt[k] + 1 : 1, done, t_start, left);
     done++;
   }
   rigor_resume_free(&rs);
@@ -363,7 +379,8 @@ static int run_loaded(runner_t *r, claimed_t *claimed) {
   rigor_results_close(&r->out);
   if (r->telemetry_out.fd >= 0) rigor_results_close(&r->telemetry_out);
   if (r->io_error) return RIGOR_EIO;
-  rigor_progress_t p = {.event = RIGOR_PROGRESS_JOB_END, .total = total, .done = done};
+  rigor_progress_t p = {
+      .event = RIGOR_PROGRESS_JOB_END, .total = total, .done = done, .deadline = deadline};
   report(r, &p);
   return 0;
 }

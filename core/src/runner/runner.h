@@ -31,6 +31,9 @@ typedef struct rigor_job {
   uint32_t n_blocks;
   uint64_t seed;      /* the order's seed, which also draws environment padding */
   bool runs_commands; /* some variant would execute an external command */
+  /* The experiment's `deadline` in seconds, 0 for none: once it has passed no run starts, and a
+   * running run is given no more than the time left. */
+  double deadline_s;
 } rigor_job_t;
 
 typedef enum {
@@ -49,6 +52,7 @@ typedef struct rigor_progress {
   const char *label; /* the run's variant */
   rigor_run_status_t status;
   const char *reason;
+  bool deadline; /* JOB_END: the deadline stopped the experiment before its schedule ended */
 } rigor_progress_t;
 
 typedef struct rigor_run_opts {

@@ -87,6 +87,7 @@ json_t *rigor_wire_spec(const rigor_run_spec_t *s) {
   json_object_set_new(spec, "variant", json_integer(s->variant));
   json_object_set_new(spec, "commands_allowed", json_boolean(s->commands_allowed));
   json_object_set_new(spec, "allow_unsafe", json_boolean(s->allow_unsafe));
+  json_object_set_new(spec, "deadline_s", json_real(s->deadline_s));
   return spec;
 }
 
@@ -111,5 +112,6 @@ int rigor_wire_spec_read(const json_t *doc, rigor_run_spec_t *s, char *err, size
   s->variant = index_of(doc, "variant");
   s->commands_allowed = json_is_true(json_object_get(doc, "commands_allowed"));
   s->allow_unsafe = json_is_true(json_object_get(doc, "allow_unsafe"));
+  s->deadline_s = json_number_value(json_object_get(doc, "deadline_s"));
   return 0;
 }

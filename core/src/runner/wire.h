@@ -50,6 +50,7 @@ typedef struct rigor_run_spec {
   const json_t *settings; /* the variant's resolved settings */
   uint32_t run, attempt, block, position, variant;
   bool commands_allowed, allow_unsafe;
+  double deadline_s; /* the experiment's time left, 0 for none */
 } rigor_run_spec_t;
 json_t *rigor_wire_spec(const rigor_run_spec_t *s);
 /* Reads a spec; its strings and settings point into `doc`. */
