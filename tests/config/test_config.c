@@ -82,10 +82,11 @@ static void test_single_experiment_defaults_filled(void **state) {
   assert_json(json_object_get(s, "params"),
               "{\"bytes\":67108864,\"count\":10,\"flag\":false,\"kernel\":\"add\",\"note\":"
               "\"hello\",\"offset\":-3,\"ratio\":0.25,\"runner\":\"\"}");
-  assert_json(json_object_get(s, "timing"),
-              "{\"agg\":1,\"aggregate\":\"avg\",\"blocking\":\"each_excluded\",\"check\":1,"
-              "\"cycles\":10,\"iters\":100,\"per_iteration\":false,\"report\":\"wall\","
-              "\"timeout\":30.0,\"warmup\":1}");
+  assert_json(
+      json_object_get(s, "timing"),
+      "{\"agg\":1,\"aggregate\":\"avg\",\"blocking\":\"each_excluded\",\"check\":1,"
+      "\"cycles\":10,\"iters\":100,\"min_window\":0.01,\"per_iteration\":false,\"report\":\"wall\","
+      "\"timeout\":30.0,\"warmup\":1}");
   assert_json(json_object_get(s, "gate"), "{\"cv_max\":0.02,\"min_samples\":5}");
   assert_json(json_object_get(s, "environment"),
               "{\"affinity\":null,\"noise\":{\"burners\":[],\"label\":\"idle\"},"
@@ -370,6 +371,18 @@ static void test_timing_json_round_trip(void **state) {
   json_object_set_new(j, "cycles", json_integer(0));
   assert_int_not_equal(rigor_timing_from_json(j, &back, err, sizeof err), 0);
   assert_string_equal(err, "timing.cycles must be an integer from 1 to 4294967295");
+  json_decref(j);
+  /* iters: auto travels as the string, with its min_window. */
+  t.iters_auto = true;
+  t.iters = 0;
+  t.min_window_s = 0.25;
+  j = rigor_timing_to_json(&t);
+  assert_string_equal(json_string_value(json_object_get(j, "iters")), "auto");
+  assert_int_equal(rigor_timing_from_json(j, &back, err, sizeof err), 0);
+  assert_memory_equal(&t, &back, sizeof t);
+  json_object_set_new(j, "min_window", json_real(0));
+  assert_int_not_equal(rigor_timing_from_json(j, &back, err, sizeof err), 0);
+  assert_string_equal(err, "timing.min_window must be a positive number of seconds");
   json_decref(j);
 }
 

@@ -12,11 +12,15 @@
 
 typedef enum { RIGOR_BY_VARIANT = 0, RIGOR_BY_POINT } rigor_by_t;
 
-/* The report's tables for one experiment, in print order: summary, runs, iterations, metrics,
- * telemetry, design effects, variance components (the last five only when they have rows).
+/* The report's tables for one experiment, in print order: summary, runs, iterations, iteration
+ * calibration, metrics, telemetry, design effects, variance components (the tables after runs
+ * only when they have rows).
  * Returns the count; the caller frees each with rigor_table_free. */
 size_t rigor_report_tables(const rigor_exp_analysis_t *e, rigor_by_t by, rigor_table_t **tables,
                            size_t cap);
+/* The iterations iters: auto chose per variant and point, from the ok runs' calibration
+ * (report_calibration.c); no rows when no run calibrated. */
+rigor_table_t *rigor_report_calibration_table(const rigor_exp_analysis_t *e);
 /* Notes for one experiment: truncated file, ignored samples, incomplete designs, design-effect
  * warnings, run failure reasons. An array of strings. */
 json_t *rigor_report_notes(const rigor_analysis_t *a, const rigor_exp_analysis_t *e);

@@ -275,9 +275,10 @@ size_t rigor_report_tables(const rigor_exp_analysis_t *e, rigor_by_t by, rigor_t
                            size_t cap) {
   const rigor_row_t **rows = ordered_rows(e, by);
   if (!rows) return 0;
-  rigor_table_t *all[] = {summary_table(e, rows), runs_table(e),      iterations_table(e, rows),
-                          metrics_table(e, rows), telemetry_table(e), effects_table(e),
-                          variance_table(e, rows)};
+  rigor_table_t *all[] = {summary_table(e, rows),    runs_table(e),
+                          iterations_table(e, rows), rigor_report_calibration_table(e),
+                          metrics_table(e, rows),    telemetry_table(e),
+                          effects_table(e),          variance_table(e, rows)};
   size_t n = 0;
   for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
     bool keep = all[i] && (i < 2 || all[i]->n_rows > 0) && n < cap;

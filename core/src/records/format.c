@@ -90,6 +90,7 @@ json_t *rigor_record_run(const rigor_run_record_t *x) {
   json_object_set_new(rec, "plugin_identity",
                       x->plugin_identity ? x->plugin_identity : json_object());
   json_object_set_new(rec, "env_pad", x->env_pad >= 0 ? json_integer(x->env_pad) : json_null());
+  if (x->calibration) json_object_set_new(rec, "calibration", x->calibration);
   return rec;
 }
 

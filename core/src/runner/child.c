@@ -66,15 +66,9 @@ static json_t *cpus_json(const rigor_ctx_t *ctx) {
   return a;
 }
 
-static void send_end(const rigor_child_args_t *a, rigor_run_status_t status, const rigor_ctx_t *ctx,
-                     json_t *telemetry, json_t *raw, json_t *identity, json_t *affinity) {
-  send(a, rigor_wire_end(status, ctx->error_code ? ctx->error : NULL, telemetry, raw, identity,
-                         affinity));
-}
-
 /* The outcome of measuring: a status and the plugin's error, if any. */
 static rigor_run_status_t measure(child_t *c, const rigor_timing_t *timing,
-                                  const rigor_point_set_t *pts, json_t **identity) {
+                                  const rigor_point_set_t *pts, rigor_run_end_t *end) {
   const rigor_child_args_t *a = c->a;
   const rigor_plugin_t *p = a->plugin;
   rigor_work_t work = {0};
@@ -87,7 +81,7 @@ static rigor_run_status_t measure(child_t *c, const rigor_timing_t *timing,
     return rc == RIGOR_EUNAVAILABLE ? RIGOR_RUN_SKIPPED : RIGOR_RUN_FAILED;
   }
   atomic_store(&c->ready, true);
-  *identity = identity_json(c);
+  end->plugin_identity = identity_json(c);
   rigor_measure_t m = {
       .ctx = &c->ctx,
       .plugin = p,
@@ -103,6 +97,8 @@ static rigor_run_status_t measure(child_t *c, const rigor_timing_t *timing,
   };
   rigor_clock_probe(&m.clock);
   rc = rigor_measure_run(&m);
+  free(m.iters);
+  end->calibration = m.calibration;
   if (rc == RIGOR_ETIMEDOUT || c->ctx.deadline_hit) {
     /* The experiment ran out of time, not the run: it is interrupted, and --resume repeats it. */
     if (c->ctx.error_code == 0)
@@ -128,8 +124,7 @@ int rigor_child_run(const rigor_child_args_t *a) {
   c.ctx.commands_allowed = a->commands_allowed;
   const rigor_plugin_t *p = a->plugin;
   const json_t *env = json_object_get(a->settings, "environment");
-  rigor_run_status_t status = RIGOR_RUN_FAILED;
-  json_t *affinity = NULL, *identity = NULL, *summary = NULL, *raw = NULL;
+  rigor_run_end_t end = {.status = RIGOR_RUN_FAILED};
   rigor_point_set_t pts = {0};
   rigor_telemetry_t *tele = NULL;
   char err[1024];
@@ -149,7 +144,7 @@ int rigor_child_run(const rigor_child_args_t *a) {
     goto end;
   }
   c.ctx.n_cpus = n_cpus < 1024 ? n_cpus : 1024;
-  if (bind && !json_is_null(bind)) affinity = cpus_json(&c.ctx);
+  if (bind && !json_is_null(bind)) end.affinity = cpus_json(&c.ctx);
 
   if (rigor_point_set_build(p, json_object_get(a->settings, "params"),
                             json_object_get(a->settings, "sweep"), &pts, err, sizeof err) < 0) {
@@ -158,16 +153,17 @@ int rigor_child_run(const rigor_child_args_t *a) {
   }
   rigor_telemetry_start(json_object_get(env, "telemetry"), c.ctx.cpus, c.ctx.n_cpus, telemetry_hook,
                         &c, &tele);
-  status = measure(&c, &timing, &pts, &identity);
+  end.status = measure(&c, &timing, &pts, &end);
   /* The sampler stops before fini, so the hook never sees freed state. */
-  summary = tele ? rigor_telemetry_stop(tele, &raw) : NULL;
+  end.telemetry = tele ? rigor_telemetry_stop(tele, &end.telemetry_raw) : NULL;
   if (c.state) {
     atomic_store(&c.ready, false);
     p->fini(&c.ctx, c.state);
     c.state = NULL;
   }
 end:
-  send_end(a, status, &c.ctx, summary, raw, identity, affinity);
+  end.reason = c.ctx.error_code ? c.ctx.error : NULL;
+  send(a, rigor_wire_end(&end));
   rigor_point_set_free(p, &pts);
-  return rigor_child_exit_code(status);
+  return rigor_child_exit_code(end.status);
 }

@@ -48,7 +48,8 @@ int rigor_child_main(const char *spec_path, const char *out_path, int out_fd, bo
   if (rank != 0) out_fd = -1;
   if (rigor_plugin_load(spec.plugin, &search, &plugin, err, sizeof err) < 0) {
     fprintf(stderr, "rigor __child: %s\n", err);
-    rigor_wire_send(out_fd, rigor_wire_end(RIGOR_RUN_FAILED, err, NULL, NULL, NULL, NULL));
+    rigor_wire_send(out_fd,
+                    rigor_wire_end(&(rigor_run_end_t){.status = RIGOR_RUN_FAILED, .reason = err}));
     if (comm) rigor_comm_mpi_finalize(comm);
     json_decref(doc);
     return RIGOR_CHILD_FAILED;

@@ -53,7 +53,7 @@ static void report(const runner_t *r, rigor_progress_t *p) {
 
 static json_t *end_member(const rigor_run_outcome_t *o, const char *key) {
   json_t *v = o->end ? json_object_get(o->end, key) : NULL;
-  return v ? json_incref(v) : NULL;
+  return v && !json_is_null(v) ? json_incref(v) : NULL;
 }
 
 static void append_outcome(runner_t *r, const rigor_child_args_t *a, const rigor_run_outcome_t *o,
@@ -80,6 +80,7 @@ static void append_outcome(runner_t *r, const rigor_child_args_t *a, const rigor
       .telemetry = end_member(o, "telemetry"),
       .plugin_identity = end_member(o, "plugin_identity"),
       .env_pad = env_pad,
+      .calibration = end_member(o, "calibration"),
   };
   json_t *rec = rigor_record_run(&x);
   write_record(r, &r->out, rec);
