@@ -59,7 +59,7 @@ _rigor() {
       COMPREPLY=($(compgen -W "variant point" -- "$cur"))
       return
       ;;
-    --threshold | --seed | --metric | --ignore-identity)
+    --threshold | --seed | --metric | --ignore-identity | --build)
       return
       ;;
     --only)
@@ -77,7 +77,7 @@ _rigor() {
   case $command in
     run)
       if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "-o --resume --force --only --dry-run --plugin-path
+        COMPREPLY=($(compgen -W "-o --resume --force --only --dry-run --plugin-path --build
           --allow-commands --allow-unsafe-plugin-path --allow-external-extends --quiet
           --no-report --help" -- "$cur"))
       else
@@ -86,7 +86,7 @@ _rigor() {
       ;;
     plan | validate | config)
       if [[ $cur == -* ]]; then
-        local opts="--only --plugin-path --allow-external-extends --help"
+        local opts="--only --plugin-path --build --allow-external-extends --help"
         [[ $command == plan ]] && opts+=" -o"
         [[ $command == config ]] && opts+=" --canonical"
         COMPREPLY=($(compgen -W "$opts" -- "$cur"))

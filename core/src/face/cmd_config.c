@@ -7,7 +7,7 @@
 
 static const char usage[] =
     "usage: rigor config FILE [--only NAME] [--canonical] [--plugin-path DIR]...\n"
-    "                         [--allow-external-extends]\n"
+    "                         [--build LABEL=DIR]... [--allow-external-extends]\n"
     "\n"
     "Prints each experiment's canonical resolved form (sorted keys, defaults filled, sizes in\n"
     "bytes, durations in seconds, percentages as fractions) with its SHA-256, the experiment\n"

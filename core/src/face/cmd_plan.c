@@ -7,7 +7,7 @@
 
 static const char usage[] =
     "usage: rigor plan FILE [--only NAME] [-o OUT] [--plugin-path DIR]...\n"
-    "                       [--allow-external-extends]\n"
+    "                       [--build LABEL=DIR]... [--allow-external-extends]\n"
     "\n"
     "Prints each experiment's schedule block by block (position, variant, its settings) and\n"
     "the external commands it would execute, without running anything.\n";
@@ -42,6 +42,15 @@ static void print_experiment(const rigor_experiment_t *e) {
   if (s->square_rows)
     printf("; square of %u rows, %s", s->square_rows, s->incomplete ? "INCOMPLETE" : "complete");
   printf("\n  hash %s\n  output %s\n", e->hash, e->output);
+  for (uint32_t v = 0; v < e->n_variants; v++) {
+    const json_t *build = json_object_get(e->variants[v].settings, "build");
+    bool first = build != NULL;
+    for (uint32_t u = 0; u < v && first; u++)
+      first = !json_equal(json_object_get(e->variants[u].settings, "build"), (json_t *)build);
+    if (first)
+      printf("  build %s: %s\n", json_string_value(json_object_get(build, "label")),
+             json_string_value(json_object_get(build, "plugin_path")));
+  }
   if (e->runs_commands) {
     printf("  commands (executed only under --allow-commands):\n");
     for (uint32_t v = 0; v < e->n_variants; v++) {

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "config_args.h"
 #include "environment.h"
 #include "experiment.h"
 #include "jobs.h"
@@ -13,8 +14,9 @@
 static void run_usage(FILE *f) {
   fprintf(
       f, "usage: rigor run FILE [-o OUT] [--resume] [--force] [--only NAME] [--dry-run]\n"
-         "                 [--plugin-path DIR]... [--allow-commands] [--allow-unsafe-plugin-path]\n"
-         "                 [--allow-external-extends] [--quiet] [--no-report]\n"
+         "                 [--plugin-path DIR]... [--build LABEL=DIR]... [--allow-commands]\n"
+         "                 [--allow-unsafe-plugin-path] [--allow-external-extends] [--quiet]\n"
+         "                 [--no-report]\n"
          "\n"
          "  -o OUT            write results to OUT instead of the file's `output`\n"
          "  --resume          finish an interrupted results file (the experiment hash must match)\n"
@@ -22,6 +24,8 @@ static void run_usage(FILE *f) {
          "  --only NAME       run one experiment of the file\n"
          "  --dry-run         print the schedule and stop\n"
          "  --plugin-path DIR search DIR for plugins first\n"
+         "  --build LABEL=DIR one level of the build axis: the plugin as DIR holds it (repeat\n"
+         "                    for each build; replaces the file's `build` axis)\n"
          "  --allow-commands  let the config execute the external commands `rigor plan` shows\n"
          "  --quiet           no progress line, no report\n"
          "  --no-report       do not print the report table at the end\n");
@@ -54,6 +58,7 @@ int rigor_cmd_run(int argc, char **argv) {
   const char *file = NULL;
   const char *dirs[65] = {0};
   int nd = 0;
+  rigor_build_opt_t builds[RIGOR_MAX_BUILDS];
   rigor_config_opts_t copts = {0};
   rigor_run_opts_t ropts = {0};
   rigor_progress_view_t view = {0};
@@ -69,6 +74,8 @@ int rigor_cmd_run(int argc, char **argv) {
       copts.only = argv[++i];
     } else if (!strcmp(a, "--plugin-path") && i + 1 < argc && nd < 64) {
       dirs[nd++] = argv[++i];
+    } else if (!strcmp(a, "--build") && i + 1 < argc) {
+      if (rigor_build_arg("run", argv[++i], builds, &copts.n_builds)) return RIGOR_EXIT_USAGE;
     } else if (!strcmp(a, "--resume")) {
       ropts.resume = true;
     } else if (!strcmp(a, "--force")) {
@@ -104,6 +111,7 @@ int rigor_cmd_run(int argc, char **argv) {
   }
   ropts.search.extra_dirs = dirs;
   copts.search = ropts.search;
+  copts.builds = builds;
   copts.check_machine = rigor_environment_check;
   rigor_config_t *cfg = NULL;
   char err[4096];

@@ -4,7 +4,8 @@
 #include "config_args.h"
 
 static const char usage[] =
-    "usage: rigor validate FILE [--only NAME] [--plugin-path DIR]... [--allow-external-extends]\n"
+    "usage: rigor validate FILE [--only NAME] [--plugin-path DIR]... [--build LABEL=DIR]...\n"
+    "                           [--allow-external-extends]\n"
     "\n"
     "Parses FILE, resolves extends, defaults and matrices, and checks every value against the\n"
     "plugins' schemas and the core's, without running anything. Exit status 0 or 2.\n";

@@ -7,10 +7,16 @@
 static int job_of(const rigor_experiment_t *e, rigor_job_t *j) {
   rigor_job_variant_t *variants = calloc(e->n_variants ? e->n_variants : 1, sizeof *variants);
   if (!variants) return RIGOR_ENOMEM;
-  for (uint32_t i = 0; i < e->n_variants; i++)
-    variants[i] = (rigor_job_variant_t){.label = e->variants[i].label,
-                                        .axes = e->variants[i].axes,
-                                        .settings = e->variants[i].settings};
+  for (uint32_t i = 0; i < e->n_variants; i++) {
+    const json_t *build = json_object_get(e->variants[i].settings, "build");
+    variants[i] = (rigor_job_variant_t){
+        .label = e->variants[i].label,
+        .axes = e->variants[i].axes,
+        .settings = e->variants[i].settings,
+        .build = json_string_value(json_object_get(build, "label")),
+        .plugin_dir = json_string_value(json_object_get(build, "plugin_path")),
+    };
+  }
   const char *plugin = json_string_value(json_object_get(e->resolved, "plugin"));
   const json_t *deadline = json_object_get(json_object_get(e->resolved, "settings"), "deadline");
   if (!plugin && e->n_variants)

@@ -51,6 +51,8 @@ typedef struct rigor__cfg {
   json_t *warnings;
   rigor_loaded_t **plugins; /* loaded once per name for the whole file */
   size_t n_plugins;
+  rigor_loaded_t **build_plugins; /* every build's plugin, loaded from its own folder */
+  size_t n_build_plugins;
 } rigor__cfg_t;
 
 void *rigor__alloc(rigor__cfg_t *c, size_t size);
@@ -122,9 +124,9 @@ typedef struct rigor__axis_value {
 } rigor__axis_value_t;
 
 typedef struct rigor__axis {
-  const char *key;     /* as written: "bytes", "timing.warmup" */
-  const char *section; /* "params", "timing", "environment" */
-  const char *field;
+  const char *key;     /* as written: "bytes", "timing.warmup"; "build" */
+  const char *section; /* "params", "timing", "environment"; "build" */
+  const char *field;   /* NULL for build: the value is the whole settings member */
   const rigor__node_t *node;
   rigor__axis_value_t *values;
   size_t n_values;
@@ -142,8 +144,18 @@ int rigor__axis_find(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__axis
 void rigor__axis_release(rigor__axis_t *axis);
 
 int rigor__sweep(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__node_t *n, json_t **out);
+/* The variants of matrix `n`. `builds` is the build axis (rigor__builds; no values for none),
+ * which the matrix borrows: it takes the place of the matrix's own `build`, or comes first. */
 int rigor__matrix(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__node_t *n,
-                  const json_t *settings, const json_t *sweep, rigor_experiment_t *e,
-                  json_t **canonical);
+                  const json_t *settings, const json_t *sweep, const rigor__axis_t *builds,
+                  rigor_experiment_t *e, json_t **canonical);
+
+/* build.c: the build axis of experiment `exp`: its matrix's `build` list of {label,
+ * plugin_path} (relative to the file that names it), or --build LABEL=DIR (relative to the
+ * current folder), which replaces it. Each folder's `plugin` is loaded from that folder alone,
+ * with the loader's trust rules, and must declare the first build's schema exactly; *first is
+ * the first build's plugin. No build axis leaves axis->n_values 0. */
+int rigor__builds(rigor__cfg_t *c, const rigor__node_t *exp, const char *plugin,
+                  rigor__axis_t *axis, const rigor_loaded_t **first);
 
 #endif

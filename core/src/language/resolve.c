@@ -21,13 +21,17 @@ static bool is_experiment_key(const char *key) {
   return false;
 }
 
-static int get_plugin(rigor__cfg_t *c, const rigor__node_t *n, const rigor_loaded_t **out) {
-  const char *name = NULL;
+static int plugin_name(rigor__cfg_t *c, const rigor__node_t *n, const char **name) {
   /* `plugin: null` names the null plugin; YAML would read the word as a null value. */
-  if (n->kind == RIGOR__SCALAR && strcmp(n->text, "null") == 0)
-    name = n->text;
-  else if (rigor__get_string(c, n, "plugin", &name))
-    return RIGOR_ECONFIG;
+  if (n->kind == RIGOR__SCALAR && strcmp(n->text, "null") == 0) {
+    *name = n->text;
+    return 0;
+  }
+  return rigor__get_string(c, n, "plugin", name);
+}
+
+static int get_plugin(rigor__cfg_t *c, const rigor__node_t *n, const char *name,
+                      const rigor_loaded_t **out) {
   for (size_t i = 0; i < c->n_plugins; i++)
     if (strcmp(c->plugins[i]->desc.name, name) == 0) return *out = c->plugins[i], 0;
   rigor_loaded_t **grown = realloc(c->plugins, (c->n_plugins + 1) * sizeof *grown);
@@ -174,7 +178,14 @@ static int resolve_experiment(rigor__cfg_t *c, const rigor__node_t *n, const top
   if (!(v = rigor__get(n, "plugin")))
     return rigor__fail(c, n, "experiment '%s' needs a 'plugin'", name);
   const rigor_loaded_t *loaded = NULL;
-  if (get_plugin(c, v, &loaded)) return RIGOR_ECONFIG;
+  const char *plugin = NULL;
+  rigor__axis_t builds = {0};
+  /* With builds, the plugin comes from their folders: the search path is not asked. */
+  if (plugin_name(c, v, &plugin) || rigor__builds(c, n, plugin, &builds, &loaded) ||
+      (!builds.n_values && get_plugin(c, v, plugin, &loaded))) {
+    rigor__axis_release(&builds);
+    return RIGOR_ECONFIG;
+  }
   const rigor_plugin_t *d = &loaded->desc;
 
   json_t *params = NULL, *sweep = NULL, *timing = NULL, *env = NULL, *gate = NULL, *launcher = NULL,
@@ -202,13 +213,17 @@ static int resolve_experiment(rigor__cfg_t *c, const rigor__node_t *n, const top
       json_pack("{s:s, s:o*, s:o*, s:o*, s:o*, s:o*, s:o*, s:I, s:o}", "plugin", d->name, "params",
                 params, "sweep", sweep, "timing", timing, "environment", env, "gate", gate,
                 "launcher", launcher, "ranks", (json_int_t)ranks, "deadline", deadline);
-  if (rc || !settings) return json_decref(settings), rc ? rc : rigor__fail(c, n, "out of memory");
+  if (rc || !settings) {
+    rigor__axis_release(&builds);
+    return json_decref(settings), rc ? rc : rigor__fail(c, n, "out of memory");
+  }
 
   json_t *matrix = NULL;
   e->name = strdup(name);
   e->source = strdup(n->src->path);
-  rc = rigor__matrix(c, d, rigor__get(n, "matrix"), settings, json_object_get(settings, "sweep"), e,
-                     &matrix);
+  rc = rigor__matrix(c, d, rigor__get(n, "matrix"), settings, json_object_get(settings, "sweep"),
+                     &builds, e, &matrix);
+  rigor__axis_release(&builds);
   if (!rc) rc = resolve_order(c, rigor__get(n, "order"), &e->order);
   if (!rc && (uint64_t)e->n_variants * e->order.replicates > RIGOR_MAX_RUNS)
     rc = rigor__fail(c, rigor__get(n, "order") ? rigor__get(n, "order") : n,
@@ -376,6 +391,9 @@ int rigor_config_load(const char *path, const rigor_config_opts_t *opts, rigor_c
   for (size_t i = 0; i < c.n_plugins; i++)
     rigor_plugin_unload(c.plugins[i]);
   free(c.plugins);
+  for (size_t i = 0; i < c.n_build_plugins; i++)
+    rigor_plugin_unload(c.build_plugins[i]);
+  free(c.build_plugins);
   rigor__arena_free(&c);
   if (rc) {
     rigor_config_free(cfg);

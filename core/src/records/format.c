@@ -43,6 +43,7 @@ json_t *rigor_record_experiment(const rigor_experiment_record_t *x) {
   json_object_set_new(rec, "variants", json_deep_copy(x->variants));
   json_object_set_new(rec, "schedule", json_deep_copy(x->schedule));
   json_object_set_new(rec, "plugin", x->plugin ? x->plugin : json_object());
+  if (x->builds) json_object_set_new(rec, "builds", x->builds);
   json_t *clock = json_object();
   json_object_set_new(clock, "source", json_string("CLOCK_MONOTONIC"));
   json_object_set_new(clock, "resolution_s", json_real(x->clock_resolution_s));

@@ -41,6 +41,7 @@ typedef struct rigor_experiment_record {
   const json_t
       *schedule;  /* {design, seed, replicates, randomize, square_rows, incomplete, blocks} */
   json_t *plugin; /* {name, version, file, sha256, params, metrics}; taken */
+  json_t *builds; /* with a build axis: [{label, plugin_path, ...as plugin}]; taken, NULL none */
   double clock_resolution_s, clock_now_cost_s;
   json_t *identity, *checks; /* taken */
   const char *rigor_version, *rigor_git;

@@ -41,7 +41,8 @@ int rigor_child_main(const char *spec_path, const char *out_path, int out_fd, bo
     return RIGOR_CHILD_FAILED;
   }
   const char *dirs[] = {spec.plugin_dir, NULL};
-  rigor_plugin_search_t search = {dirs, spec.allow_unsafe};
+  /* The folder the parent resolved, and no other: a build's plugin is never shadowed. */
+  rigor_plugin_search_t search = {dirs, spec.allow_unsafe, true};
   rigor_loaded_t *plugin = NULL;
   int rank = comm ? comm->rank : 0;
   if (rank == 0 && out_path) out_fd = open(out_path, O_WRONLY | O_CLOEXEC);

@@ -26,7 +26,11 @@
 typedef struct runner {
   const rigor_run_opts_t *opts;
   const rigor_job_t *job;
-  rigor_loaded_t *plugin;
+  /* One plugin per folder the job's variants load from (the search path's, or each build's);
+   * a forked run inherits them all, a spawned one is told its folder. */
+  rigor_loaded_t **loaded;
+  size_t n_loaded;
+  rigor_loaded_t **of_variant; /* by variant */
   rigor_results_writer_t out;
   rigor_results_writer_t telemetry_out; /* sidecar for raw telemetry, fd < 0 when unused */
   char *err;
@@ -131,8 +135,8 @@ static pid_t start_run(runner_t *r, const rigor_child_args_t *a, const char *pad
   }
   rigor_run_spec_t s = {
       .experiment = a->experiment_name,
-      .plugin = r->plugin->desc.name,
-      .plugin_dir = r->plugin->dir,
+      .plugin = r->of_variant[a->variant]->desc.name,
+      .plugin_dir = r->of_variant[a->variant]->dir,
       .settings = settings,
       .run = a->run,
       .attempt = a->attempt,
@@ -177,7 +181,7 @@ static void run_one(runner_t *r, uint32_t k, uint32_t attempt, uint32_t done, ui
   rigor_child_args_t a = {
       .experiment_name = job->name,
       .settings = settings,
-      .plugin = &r->plugin->desc,
+      .plugin = &r->of_variant[variant]->desc,
       .run = k,
       .attempt = attempt,
       .block = k / n,
@@ -251,6 +255,26 @@ static json_t *variants_json(const rigor_job_t *job) {
   return variants;
 }
 
+/* Each build once, in the order the variants first name it: its label, folder and plugin. */
+static json_t *builds_json(const runner_t *r) {
+  const rigor_job_t *job = r->job;
+  json_t *builds = NULL;
+  for (uint32_t v = 0; v < job->n_variants; v++) {
+    const char *label = job->variants[v].build;
+    if (!label) continue;
+    bool seen = false;
+    for (uint32_t u = 0; u < v && !seen; u++)
+      seen = job->variants[u].build && strcmp(job->variants[u].build, label) == 0;
+    if (seen) continue;
+    json_t *b = rigor_plugin_describe(r->of_variant[v]);
+    json_object_set_new(b, "label", json_string(label));
+    json_object_set_new(b, "plugin_path", json_string(job->variants[v].plugin_dir));
+    if (!builds) builds = json_array();
+    json_array_append_new(builds, b);
+  }
+  return builds;
+}
+
 static json_t *experiment_record(const runner_t *r) {
   const rigor_job_t *job = r->job;
   rigor_clock_info_t clock;
@@ -263,7 +287,8 @@ static json_t *experiment_record(const runner_t *r) {
       .config = job->config,
       .variants = variants,
       .schedule = job->schedule,
-      .plugin = rigor_plugin_describe(r->plugin),
+      .plugin = rigor_plugin_describe(r->of_variant[0]),
+      .builds = builds_json(r),
       .clock_resolution_s = clock.resolution_s,
       .clock_now_cost_s = clock.now_cost_s,
       .identity = rigor_identity_host(),
@@ -386,6 +411,41 @@ static int run_loaded(runner_t *r, claimed_t *claimed) {
   return 0;
 }
 
+/* The job's plugins, one per folder: a build's folder alone, or the search path. */
+static int load_plugins(runner_t *r) {
+  const rigor_job_t *job = r->job;
+  r->of_variant = calloc(job->n_variants ? job->n_variants : 1, sizeof *r->of_variant);
+  r->loaded = calloc(job->n_variants ? job->n_variants : 1, sizeof *r->loaded);
+  if (!r->of_variant || !r->loaded) {
+    snprintf(r->err, r->errlen, "out of memory");
+    return RIGOR_ENOMEM;
+  }
+  for (uint32_t v = 0; v < job->n_variants; v++) {
+    const char *dir = job->variants[v].plugin_dir;
+    for (uint32_t u = 0; u < v && !r->of_variant[v]; u++) {
+      const char *other = job->variants[u].plugin_dir;
+      if ((!dir && !other) || (dir && other && strcmp(dir, other) == 0))
+        r->of_variant[v] = r->of_variant[u];
+    }
+    if (r->of_variant[v]) continue;
+    const char *dirs[] = {dir, NULL};
+    rigor_plugin_search_t build = {dirs, r->opts->search.allow_unsafe, true};
+    rigor_loaded_t *p = NULL;
+    if (rigor_plugin_load(job->plugin, dir ? &build : &r->opts->search, &p, r->err, r->errlen) < 0)
+      return RIGOR_ECONFIG;
+    r->loaded[r->n_loaded++] = r->of_variant[v] = p;
+  }
+  return 0;
+}
+
+static void unload_plugins(runner_t *r) {
+  for (size_t i = 0; i < r->n_loaded; i++)
+    rigor_plugin_unload(r->loaded[i]);
+  free(r->loaded), free(r->of_variant);
+  r->loaded = r->of_variant = NULL;
+  r->n_loaded = 0;
+}
+
 int rigor_runner_execute(const rigor_job_t *jobs, size_t n_jobs, const rigor_run_opts_t *opts,
                          rigor_tally_t *tally, char *err, size_t errlen) {
   memset(tally, 0, sizeof *tally);
@@ -397,13 +457,9 @@ int rigor_runner_execute(const rigor_job_t *jobs, size_t n_jobs, const rigor_run
   for (size_t i = 0; i < n_jobs && !rigor_signals_received() && rc == 0; i++) {
     r.job = &jobs[i];
     r.io_error = 0;
-    if (rigor_plugin_load(r.job->plugin, &opts->search, &r.plugin, err, errlen) < 0) {
-      rc = RIGOR_ECONFIG;
-      break;
-    }
-    rc = run_loaded(&r, &claimed);
-    rigor_plugin_unload(r.plugin);
-    r.plugin = NULL;
+    rc = load_plugins(&r);
+    if (rc == 0) rc = run_loaded(&r, &claimed);
+    unload_plugins(&r);
   }
   for (size_t i = 0; i < claimed.n; i++)
     free(claimed.paths[i]);

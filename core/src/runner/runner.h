@@ -16,6 +16,9 @@ typedef struct rigor_job_variant {
   const char *label;
   const json_t *axes;     /* axis key -> value or its label */
   const json_t *settings; /* the fully resolved settings */
+  /* The build this variant runs (settings.build): its label and the folder its plugin is
+   * loaded from, alone; both NULL without a build axis (the plugin search path applies). */
+  const char *build, *plugin_dir;
 } rigor_job_variant_t;
 
 /* One experiment to run, as the config language resolved it. */
