@@ -204,6 +204,7 @@ static const rigor_plugin_t pto_vf_plugin = {
     .fini = pto_vf_fini,
     .identity = pto_vf_identity,
     .metrics_read = pto_vf_metrics_read,
+    .primary_metric = "vf_total_cycles", /* seed 002: the figure a round is judged by */
 };
 
 RIGOR_EXPORT const rigor_plugin_t *rigor_plugin_get(uint32_t index) {

@@ -21,6 +21,7 @@ void fx_defaults(fx_spec_t *s) {
   s->cv = 0.005;
   s->bytes = 1 << 20;
   s->seed = 1;
+  s->cells = 1;
   s->wrong_run = s->failed_run = s->interrupted_run = -1;
 }
 
@@ -39,11 +40,17 @@ static uint32_t variant_at(const fx_spec_t *s, uint32_t b, uint32_t j) {
   return v;
 }
 
+static uint32_t level_of(const fx_spec_t *s, uint32_t v) {
+  return v / (s->cells ? s->cells : 1);
+}
+
 static void sample(FILE *f, const fx_spec_t *s, rigor_rng_t *rng, uint32_t run, uint32_t attempt,
-                   uint32_t v, uint32_t pos, uint32_t c, uint32_t p, int wrong) {
-  double t = s->base_time * (1 + p) * (1 + (v == 1 ? s->slowdown : 0)) *
+                   uint32_t v, uint32_t pos, uint32_t c, uint32_t p, int wrong, double run_factor) {
+  double t = s->base_time * (1 + p) * (1 + (level_of(s, v) == 1 ? s->slowdown : 0)) *
              (1 + (c == 0 ? s->first_cycle : 0)) * (1 + (pos == 0 ? s->position0 : 0)) *
-             (1 + s->cv * gauss(rng));
+             run_factor * (1 + s->cv * gauss(rng));
+  if (s->quantum > 0) t = round(t / s->quantum) * s->quantum;
+  double metric = level_of(s, v) == 1 && s->metric_level1 != 0 ? s->metric_level1 : s->metric_value;
   fprintf(f,
           "{\"schema\":\"rigor.result/1\",\"type\":\"sample\",\"experiment\":\"%s\",\"run\":%u,"
           "\"attempt\":%u,\"variant\":%u,\"cycle\":%u,\"point\":%u,\"point_label\":\"bytes=%u\","
@@ -53,7 +60,7 @@ static void sample(FILE *f, const fx_spec_t *s, rigor_rng_t *rng, uint32_t run, 
           "\"busbw_bytes_per_s\":%.12g},\"check\":{\"checked\":1,\"wrong\":%d}",
           s->name, run, attempt, v, c, p, 1024u << p, 1024u << p, wrong ? "wrong" : "ok", t, t, t,
           s->bytes, s->bytes / t, s->bytes / t, wrong);
-  if (s->metric) fprintf(f, ",\"metrics\":{\"%s\":%.12g}", s->metric, s->metric_value);
+  if (s->metric) fprintf(f, ",\"metrics\":{\"%s\":%.12g}", s->metric, metric);
   if (s->iterations)
     fprintf(f,
             ",\"iterations\":{\"n\":4,\"min\":%.12g,\"max\":%.12g,\"p50\":%.12g,\"p95\":%.12g,"
@@ -67,14 +74,32 @@ static void experiment_record(FILE *f, const fx_spec_t *s) {
   fprintf(f,
           "{\"schema\":\"rigor.result/1\",\"type\":\"experiment\",\"experiment\":\"%s\","
           "\"name\":\"%s\",\"hash\":\"00\",\"config\":{\"gate\":{\"cv_max\":0.05,"
-          "\"min_samples\":5}},\"variants\":[",
+          "\"min_samples\":5},\"matrix\":{\"axes\":[{\"axis\":\"timing.warmup\",\"values\":[",
           s->name, s->name);
-  for (uint32_t v = 0; v < s->n_variants; v++)
+  uint32_t cells = s->cells ? s->cells : 1, levels = s->n_variants / cells;
+  for (uint32_t l = 0; l < levels; l++)
+    fprintf(f, "%s{\"label\":\"%u\",\"value\":%u}", l ? "," : "", l, l);
+  fputs("]}", f);
+  if (cells > 1) {
+    fputs(",{\"axis\":\"threads\",\"values\":[", f);
+    for (uint32_t k = 0; k < cells; k++)
+      fprintf(f, "%s{\"label\":\"%u\",\"value\":%u}", k ? "," : "", k + 1, k + 1);
+    fputs("]}", f);
+  }
+  fputs("]}},\"variants\":[", f);
+  for (uint32_t v = 0; v < s->n_variants; v++) {
+    char axes[96];
+    if (cells > 1)
+      snprintf(axes, sizeof axes, "{\"timing.warmup\":%u,\"threads\":%u}", level_of(s, v),
+               v % cells + 1);
+    else
+      snprintf(axes, sizeof axes, "{\"timing.warmup\":%u}", v);
     fprintf(f,
-            "%s{\"index\":%u,\"label\":\"v%u\",\"axes\":{\"timing.warmup\":%u},\"settings\":"
-            "{\"plugin\":\"null\",\"params\":{\"n\":1},\"timing\":{\"iters\":20,\"warmup\":%u},"
-            "\"environment\":{},\"gate\":{\"cv_max\":0.05,\"min_samples\":5}}}",
-            v ? "," : "", v, v, v, v);
+            "%s{\"index\":%u,\"label\":\"v%u\",\"axes\":%s,\"settings\":"
+            "{\"plugin\":\"null\",\"params\":{\"n\":1,\"threads\":%u},\"timing\":{\"iters\":20,"
+            "\"warmup\":%u},\"environment\":{},\"gate\":{\"cv_max\":0.05,\"min_samples\":5}}}",
+            v ? "," : "", v, v, axes, v % cells + 1, level_of(s, v));
+  }
   fprintf(f, "],\"schedule\":{\"design\":\"%s\",\"seed\":0,\"replicates\":%u,\"blocks\":[",
           s->design, s->n_blocks);
   for (uint32_t b = 0; b < s->n_blocks; b++) {
@@ -85,9 +110,11 @@ static void experiment_record(FILE *f, const fx_spec_t *s) {
   }
   fprintf(f,
           "]},\"plugin\":{\"name\":\"null\",\"version\":\"%s\",\"sha256\":\"ab\",\"metrics\":"
-          "[{\"name\":\"vf_total_cycles\",\"unit\":\"cycles\",\"better\":\"lower\"}]},"
+          "[{\"name\":\"vf_total_cycles\",\"unit\":\"cycles\",\"better\":\"lower\"}]%s},"
+          "\"clock\":{\"source\":\"CLOCK_MONOTONIC\",\"resolution_s\":1e-09},"
           "\"identity\":{\"hostname\":\"h%llu\",\"cpu\":{\"model\":\"%s\"},\"kernel\":\"6.1\"}}\n",
-          s->plugin_version, (unsigned long long)s->seed, s->cpu_model);
+          s->plugin_version, s->primary ? ",\"primary_metric\":\"vf_total_cycles\"" : "",
+          (unsigned long long)s->seed, s->cpu_model);
 }
 
 void fx_write(const char *path, const fx_spec_t *s) {
@@ -96,16 +123,19 @@ void fx_write(const char *path, const fx_spec_t *s) {
   rigor_rng_t rng;
   rigor_rng_seed(&rng, s->seed);
   experiment_record(f, s);
+  uint32_t n_runs = s->n_blocks * s->n_variants;
   for (uint32_t b = 0; b < s->n_blocks; b++)
     for (uint32_t j = 0; j < s->n_variants; j++) {
       uint32_t run = b * s->n_variants + j, v = variant_at(s, b, j);
+      double run_factor = (1 + s->run_sd * gauss(&rng)) *
+                          (1 + (n_runs > 1 ? s->drift * run / (double)(n_runs - 1) : 0));
       if ((int)run == s->interrupted_run)
         for (uint32_t c = 0; c < s->cycles; c++)
-          sample(f, s, &rng, run, 0, v, j, c, 0, 0);
+          sample(f, s, &rng, run, 0, v, j, c, 0, 0, run_factor);
       bool crashed = (int)run == s->failed_run, wrong = (int)run == s->wrong_run;
       for (uint32_t c = 0; c < (crashed ? 1u : s->cycles); c++)
         for (uint32_t p = 0; p < s->points; p++)
-          sample(f, s, &rng, run, 1, v, j, c, p, wrong);
+          sample(f, s, &rng, run, 1, v, j, c, p, wrong, run_factor);
       fprintf(f,
               "{\"schema\":\"rigor.result/1\",\"type\":\"run\",\"experiment\":\"%s\",\"run\":%u,"
               "\"attempt\":1,\"block\":%u,\"position\":%u,\"variant\":%u,\"label\":\"v%u\","

@@ -13,25 +13,33 @@ typedef struct fx_spec {
   uint32_t n_variants, n_blocks, cycles, points;
   const char *cpu_model; /* identity.cpu.model */
   const char *plugin_version;
-  double base_time;   /* seconds per operation */
-  double cv;          /* relative noise of each sample */
-  double slowdown;    /* applied to variant 1 (fraction) */
+  double base_time; /* seconds per operation */
+  double cv;        /* relative noise of each sample */
+  double run_sd;    /* relative sd of a factor drawn once per run (process-to-process noise) */
+  double drift;    /* the machine drifts linearly by this fraction from the first run to the last */
+  double quantum;  /* times are rounded to multiples of this (seconds), or 0 */
+  double slowdown; /* applied to level 1 of the axis (fraction) */
+  uint32_t cells;  /* levels of a second axis, "threads" (1: none) */
   double first_cycle; /* extra fraction on cycle 0 */
   double position0;   /* extra fraction on position 0 */
   double bytes;       /* per operation */
   uint64_t seed;
   const char *metric; /* a plugin metric recorded per sample, or NULL */
   double metric_value;
-  int wrong_run;       /* run whose samples fail the check (run status invalid), or -1 */
-  int failed_run;      /* run that crashes after one cycle, or -1 */
-  int interrupted_run; /* run with an extra attempt 0 that has no run record, or -1 */
-  int iterations;      /* record per-iteration stats */
-  int raw_telemetry;   /* add telemetry_raw to run records */
+  double metric_level1; /* the metric's value on level 1 of the axis when not 0 */
+  int primary;          /* the plugin declares `metric` its primary figure */
+  int wrong_run;        /* run whose samples fail the check (run status invalid), or -1 */
+  int failed_run;       /* run that crashes after one cycle, or -1 */
+  int interrupted_run;  /* run with an extra attempt 0 that has no run record, or -1 */
+  int iterations;       /* record per-iteration stats */
+  int raw_telemetry;    /* add telemetry_raw to run records */
 } fx_spec_t;
 
 void fx_defaults(fx_spec_t *s);
 /* Writes the file; the schedule is the cyclic square (b + j) mod n unless design is
- * "sequential". Run 1 carries the low_clock flag. */
+ * "sequential". Run 1 carries the low_clock flag. The matrix has the axis timing.warmup with
+ * n_variants / cells levels (0, 1, ...), and, with cells > 1, the axis threads (1, 2, ...) inside
+ * it: variant v is level v / cells, cell v % cells. */
 void fx_write(const char *path, const fx_spec_t *s);
 
 #endif

@@ -162,13 +162,11 @@ static void test_run_ratio(void **state) {
     base[i] = levels_b[i / 10] * wiggle;
     cand[i] = levels_c[i / 10] * wiggle;
   }
-  double ratio, lo, hi, p;
-  size_t rb, rc;
-  assert_int_equal(
-      rigor_stats_run_ratio(base, run_b, 30, cand, run_c, 30, 0.95, &ratio, &lo, &hi, &p, &rb, &rc),
-      0);
-  assert_int_equal(rb, 3);
-  assert_int_equal(rc, 3);
+  rigor_run_ratio_t rr;
+  assert_int_equal(rigor_stats_run_ratio(base, run_b, 30, cand, run_c, 30, 0.95, 0, &rr), 0);
+  double ratio = rr.ratio, lo = rr.lo, hi = rr.hi, p = rr.p;
+  assert_int_equal(rr.runs_base, 3);
+  assert_int_equal(rr.runs_cand, 3);
   /* log means differ by log(1.03); run medians spread 3% a side; Welch df = 4. */
   assert_double_equal(ratio, 1.03, 0.0005);
   assert_true(lo < 1.0 && hi > 1.0);
@@ -183,19 +181,92 @@ static void test_run_ratio(void **state) {
   /* A real 10% slowdown in every run is found. */
   for (int i = 0; i < 30; i++)
     cand[i] = base[i] * 1.10;
-  assert_int_equal(
-      rigor_stats_run_ratio(base, run_b, 30, cand, run_c, 30, 0.95, &ratio, &lo, &hi, &p, &rb, &rc),
-      0);
-  assert_double_equal(ratio, 1.10, 1e-9);
-  assert_true(lo > 1.0);
-  assert_true(p < 0.05); /* t = 3.9 on 4 degrees of freedom: p = 0.018 */
+  assert_int_equal(rigor_stats_run_ratio(base, run_b, 30, cand, run_c, 30, 0.95, 0, &rr), 0);
+  assert_double_equal(rr.ratio, 1.10, 1e-9);
+  assert_true(rr.lo > 1.0);
+  assert_true(rr.p < 0.05); /* t = 3.9 on 4 degrees of freedom: p = 0.018 */
 
   /* One run a side is refused: its variation between runs is unknown. */
   uint32_t one[30] = {0};
-  assert_int_equal(
-      rigor_stats_run_ratio(base, one, 30, cand, run_c, 30, 0.95, &ratio, &lo, &hi, &p, &rb, &rc),
-      RIGOR_EINVAL);
-  assert_int_equal(rb, 1);
+  assert_int_equal(rigor_stats_run_ratio(base, one, 30, cand, run_c, 30, 0.95, 0, &rr),
+                   RIGOR_EINVAL);
+  assert_int_equal(rr.runs_base, 1);
+}
+
+/* Paired log ratios of 12 blocks; expected values from scipy 1.17 (stats.ttest_1samp with its
+ * confidence_interval, stats.wilcoxon). */
+static const double D[] = {0.031, 0.027, 0.044, 0.019, 0.035, 0.029,
+                           0.041, 0.022, 0.038, 0.030, 0.025, 0.033};
+static const double MIXED[] = {0.8, -0.3, 1.2, 0.5, -0.9, 1.6, 0.2, 2.1};
+
+static void test_paired_t(void **state) {
+  (void)state;
+  rigor_paired_t t;
+  assert_int_equal(rigor_stats_paired(D, 12, 0.95, 0, &t), 0);
+  assert_double_equal(t.mean, 0.0311666666667, 1e-12);
+  assert_double_equal(t.sd, 0.00750555349947, 1e-12);
+  assert_double_equal(t.lo, 0.0263978654865, 1e-9);
+  assert_double_equal(t.hi, 0.0359354678469, 1e-9);
+  assert_double_equal(t.p, 1.76982477421e-08, 1e-13);
+  assert_false(t.floored);
+  assert_int_equal(rigor_stats_paired(MIXED, 8, 0.95, 0, &t), 0);
+  assert_double_equal(t.lo, -0.177618488057, 1e-9);
+  assert_double_equal(t.hi, 1.47761848806, 1e-9);
+  assert_double_equal(t.p, 0.105653681816, 1e-9);
+  assert_int_equal(rigor_stats_paired(D, 1, 0.95, 0, &t), RIGOR_EINVAL);
+}
+
+/* Identical differences in every block (quantised timings) give no spread; the floor keeps the
+ * interval from collapsing onto a point and the p-value from reading 0. */
+static void test_paired_t_floor(void **state) {
+  (void)state;
+  const double same[] = {0.0296, 0.0296, 0.0296};
+  rigor_paired_t t;
+  assert_int_equal(rigor_stats_paired(same, 3, 0.95, 0, &t), 0);
+  assert_double_equal(t.half_width, 0, 0);
+  assert_double_equal(t.p, 0, 0);
+  assert_int_equal(rigor_stats_paired(same, 3, 0.95, 0.03 / sqrt(6.0), &t), 0);
+  assert_true(t.floored);
+  assert_double_equal(t.se, 0.03 / sqrt(6.0), 1e-15);
+  /* t(0.975, 2) = 4.3027: the interval reaches below zero and p is far from 0. */
+  assert_double_equal(t.half_width, 4.302653 * 0.03 / sqrt(6.0), 1e-6);
+  assert_true(t.lo < 0);
+  assert_true(t.p > 0.05);
+  const double grid[] = {1.00, 1.03, 1.00, 1.06, 1.03};
+  assert_double_equal(rigor_quantum_of(grid, 5), 0.03, 1e-12);
+  assert_double_equal(rigor_quantum_of(grid, 1), 0, 0);
+}
+
+static void test_signed_rank_exact(void **state) {
+  (void)state;
+  rigor_signrank_t w;
+  assert_int_equal(rigor_signed_rank(D, 12, &w), 0);
+  assert_true(w.exact);
+  assert_double_equal(w.w_plus, 78, 1e-12);       /* every difference positive: 12 * 13 / 2 */
+  assert_double_equal(w.p, 0.00048828125, 1e-15); /* 2 / 2^12 */
+  assert_int_equal(rigor_signed_rank(MIXED, 8, &w), 0);
+  assert_true(w.exact);
+  assert_double_equal(w.w_plus, 29, 1e-12);
+  assert_double_equal(w.p, 0.1484375, 1e-12);
+  assert_double_equal(rigor_walsh_median(MIXED, 8), 0.65, 1e-12);
+}
+
+/* Ties and zeros: the zeros are dropped (Wilcoxon), the ties take mid-ranks and the normal
+ * approximation corrects its variance for them (scipy: zero_method='wilcox', correction=False,
+ * method='approx'). */
+static void test_signed_rank_ties_and_zeros(void **state) {
+  (void)state;
+  const double f[] = {0.5, -0.5, 1.0, 1.0, 0, 2.0, 1.5, -1.0, 2.0, 0.5, 3.0, 0};
+  rigor_signrank_t w;
+  assert_int_equal(rigor_signed_rank(f, 12, &w), 0);
+  assert_false(w.exact);
+  assert_int_equal(w.n, 10);
+  assert_int_equal(w.n_zero, 2);
+  assert_double_equal(w.w_plus, 48, 1e-12);
+  assert_double_equal(w.p, 0.0355643790582, 1e-10);
+  const double zeros[] = {0, 0, 0};
+  assert_int_equal(rigor_signed_rank(zeros, 3, &w), 0);
+  assert_double_equal(w.p, 1, 0);
 }
 
 int main(void) {
@@ -212,6 +283,10 @@ int main(void) {
       cmocka_unit_test(test_holm),
       cmocka_unit_test(test_bootstrap_deterministic),
       cmocka_unit_test(test_run_ratio),
+      cmocka_unit_test(test_paired_t),
+      cmocka_unit_test(test_paired_t_floor),
+      cmocka_unit_test(test_signed_rank_exact),
+      cmocka_unit_test(test_signed_rank_ties_and_zeros),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

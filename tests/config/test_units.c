@@ -121,6 +121,9 @@ static void test_percents(void **state) {
   expect_error(rigor_parse_percent("five", &v, err, sizeof err), err,
                "invalid percentage 'five' (expected e.g. 5% or 0.05)");
   assert_int_not_equal(rigor_parse_percent("5%%", &v, err, sizeof err), 0);
+  expect_error(rigor_parse_percent("5", &v, err, sizeof err), err,
+               "'5' is ambiguous: write 5% or 0.05 (a bare number is a fraction)");
+  assert_int_equal(rigor_parse_percent("1", &v, err, sizeof err), 0);
 }
 
 static void test_integers(void **state) {

@@ -37,6 +37,7 @@ static void test_smaller_descriptor_loads_with_hooks_absent(void **state) {
   assert_null(p->desc.mark);
   assert_null(p->desc.mark_read);
   assert_null(p->desc.metrics_read);
+  assert_null(p->desc.primary_metric); /* appended after the old descriptor ends */
   rigor_plugin_unload(p);
 }
 
@@ -52,6 +53,8 @@ static void test_larger_descriptor_loads_known_fields(void **state) {
   double value = 0;
   assert_int_equal(p->desc.metrics_read(NULL, NULL, NULL, &value), 0);
   assert_true(value == 1.0);
+  assert_non_null(p->desc.primary_metric);
+  assert_string_equal(p->desc.primary_metric, "hook_calls");
   rigor_plugin_unload(p);
 }
 
@@ -79,6 +82,48 @@ static void test_missing_required_callback_is_named(void **state) {
   assert_null(p);
   assert_non_null(strstr(err, "sdk_no_run"));
   assert_non_null(strstr(err, "'run'"));
+}
+
+static int noop_init(rigor_ctx_t *ctx, const rigor_host_t *host, const void *params,
+                     const rigor_points_t *points, void **state, rigor_work_t *work) {
+  (void)ctx, (void)host, (void)params, (void)points, (void)state, (void)work;
+  return 0;
+}
+static int noop_prime(rigor_ctx_t *ctx, void *state, const void *point) {
+  (void)ctx, (void)state, (void)point;
+  return 0;
+}
+static int noop_run(rigor_ctx_t *ctx, void *state, const void *point, uint64_t n) {
+  (void)ctx, (void)state, (void)point, (void)n;
+  return 0;
+}
+static void noop_fini(rigor_ctx_t *ctx, void *state) {
+  (void)ctx, (void)state;
+}
+
+/* A primary metric must be one of the plugin's own metrics. */
+static void test_primary_metric_must_be_declared(void **state) {
+  (void)state;
+  static const rigor_metric_t metrics[] = {{.name = "cycles", .better = RIGOR_LOWER_IS_BETTER}};
+  rigor_plugin_t d = {.abi_major = RIGOR_ABI_MAJOR,
+                      .size = sizeof d,
+                      .name = "primary",
+                      .metrics = metrics,
+                      .n_metrics = 1,
+                      .init = noop_init,
+                      .prime = noop_prime,
+                      .run = noop_run,
+                      .fini = noop_fini,
+                      .primary_metric = "cycles"};
+  rigor_plugin_t out;
+  char err[512] = "";
+  assert_int_equal(rigor_plugin_check(&d, "primary.so", &out, err, sizeof err), 0);
+  assert_string_equal(out.primary_metric, "cycles");
+  d.primary_metric = "seconds";
+  assert_int_equal(rigor_plugin_check(&d, "primary.so", &out, err, sizeof err), RIGOR_EABI);
+  assert_string_equal(err,
+                      "primary.so: plugin 'primary': primary metric 'seconds' is not one of its "
+                      "metrics");
 }
 
 static void test_binary_describes_smaller_descriptor(void **state) {
@@ -120,6 +165,7 @@ int main(void) {
       cmocka_unit_test(test_larger_descriptor_loads_known_fields),
       cmocka_unit_test(test_wrong_major_is_refused_naming_both_versions),
       cmocka_unit_test(test_missing_required_callback_is_named),
+      cmocka_unit_test(test_primary_metric_must_be_declared),
       cmocka_unit_test(test_binary_describes_smaller_descriptor),
       cmocka_unit_test(test_binary_refuses_wrong_major),
       cmocka_unit_test(test_binary_refuses_missing_callback),

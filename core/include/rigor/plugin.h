@@ -211,6 +211,12 @@ typedef struct rigor_plugin {
   int (*mark_read)(rigor_ctx_t *ctx, void *state, double *seconds, uint32_t iters);
   /* After the window: one value per declared metric (NaN for none). */
   int (*metrics_read)(rigor_ctx_t *ctx, void *state, const void *point, double *values);
+
+  /* Appended: read as NULL from plugins built before it. */
+  /* The name of one of `metrics` that is this plugin's figure of merit (pto_vf: the VF total in
+   * cycles). Report, gate, contrasts, compare and rounds judge it, in the direction its `better`
+   * says, instead of the window time, which stays reported. NULL: the window time. */
+  const char *primary_metric;
 } rigor_plugin_t;
 
 /* The single exported symbol. */

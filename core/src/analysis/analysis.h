@@ -16,6 +16,7 @@
 
 #define RIGOR_GATE_CV_MAX_DEFAULT      0.05
 #define RIGOR_GATE_MIN_SAMPLES_DEFAULT 5
+#define RIGOR_GATE_STATISTIC_DEFAULT   RIGOR_GATE_CV
 /* Variance components suggest runs and cycles for a 95% interval of +-1% of the mean. */
 #define RIGOR_VARIANCE_TARGET 0.01
 
@@ -27,6 +28,39 @@ typedef enum {
   RIGOR_VERDICT_NO_DATA,  /* no usable sample */
 } rigor_verdict_t;
 const char *rigor_verdict_name(rigor_verdict_t v);
+
+typedef enum {
+  RIGOR_GATE_CV = 0, /* seed 000: population sd / mean over the pooled cycles */
+  RIGOR_GATE_ROBUST, /* 1.4826 * MAD / median over the pooled cycles */
+} rigor_gate_statistic_t;
+const char *rigor_gate_statistic_name(rigor_gate_statistic_t s);
+
+/* The figure a row is judged by (gate, contrasts, compare, rounds, expectations): the time per
+ * operation, or the plugin's primary metric when the plugin declares one and the samples carry
+ * it. The window time stays reported either way. */
+typedef struct rigor_figure {
+  const char *name; /* "time_s", or the metric's name */
+  const char *unit; /* "s", or the metric's unit */
+  bool higher_is_better;
+  bool exact; /* a metric identical in every usable sample: a count, not a measurement */
+  size_t n;
+  double *values; /* usable samples in file order; the row's times for "time_s" */
+  uint32_t *run_of;
+  rigor_summary_t summary;
+  /* The step below which the values resolve nothing: for times, the clock's resolution over
+   * iters x agg, or the smallest gap between two values when that is larger. */
+  double quantum;
+  size_t n_runs;
+  uint32_t *runs;     /* ok runs that gave a value, ascending */
+  double *run_median; /* the figure's median in each of them */
+  double robust;      /* 1.4826 * MAD / median over the pooled values */
+  double within_run;  /* pooled within-run sd over the grand mean (the cycles' own noise) */
+  double between_run; /* sample sd of the logs of the run medians; NaN with fewer than 2 runs */
+  /* 95% half-width of the mean log run median, t * between_run / sqrt(runs), at least the
+   * quantum's share; INFINITY with fewer than 2 runs, 0 when exact. */
+  double half_width;
+  size_t n_outliers; /* cycles far from their run's median (docs/methodology.md) */
+} rigor_figure_t;
 
 typedef struct rigor_metric_summary {
   char *name;
@@ -57,8 +91,11 @@ typedef struct rigor_row {
   size_t n_wrong, n_too_short, n_invalid; /* sample statuses over complete runs */
   rigor_metric_summary_t *metrics;
   size_t n_metrics;
-  double cv_max;
+  rigor_figure_t figure;
+  double cv_max; /* the gate's bound on the statistic it reads */
   uint32_t min_samples;
+  rigor_gate_statistic_t statistic;
+  double gate_value; /* that statistic of the figure */
   rigor_verdict_t verdict;
   /* Kalibera & Jones components when >= 2 ok runs each give the same number (>= 2) of cycles. */
   bool has_variance;

@@ -26,7 +26,7 @@ static inline int dvec_push(dvec_t *d, double x) {
 
 typedef struct metric_acc {
   const char *name;
-  dvec_t values;
+  dvec_t values, runs; /* the run of each value, so a metric can be judged as runs of cycles */
 } metric_acc_t;
 
 typedef struct row_acc {
@@ -70,6 +70,10 @@ rigor_variant_info_t *rigor__variant_info(rigor_exp_analysis_t *e, uint32_t v);
 /* rows.c: a row's statistics, run medians and gate verdict from its accumulator. */
 int rigor__finish_row(rigor_exp_analysis_t *e, row_acc_t *ra, run_medians_t *rm);
 void rigor__free_acc(row_acc_t *ra);
+/* Everything a finished row owns. */
+void rigor__free_row(rigor_row_t *row);
+/* figure.c: the figure a row is judged by, its run medians and its spreads. */
+int rigor__finish_figure(const rigor_exp_analysis_t *e, row_acc_t *ra);
 /* precision.c: suggested cycles and runs from the variance components. */
 void rigor__suggest_counts(rigor_exp_analysis_t *e);
 /* effects.c: position and carryover effects of the schedule. */

@@ -11,9 +11,15 @@
 #include "rigor/plugin.h"
 
 const char *rigor_cmp_verdict_name(rigor_cmp_verdict_t v) {
-  static const char *const names[] = {"same",     "faster",  "slower",
-                                      "unstable", "invalid", "incomparable"};
-  return v <= RIGOR_CMP_INCOMPARABLE ? names[v] : "?";
+  static const char *const names[] = {"same",    "faster",       "slower",       "unstable",
+                                      "invalid", "incomparable", "undetermined", "missing"};
+  return v < RIGOR_CMP_VERDICT_COUNT ? names[v] : "?";
+}
+
+int rigor_cmp_verdict_parse(const char *name) {
+  for (int v = 0; name && v < RIGOR_CMP_VERDICT_COUNT; v++)
+    if (strcmp(name, rigor_cmp_verdict_name((rigor_cmp_verdict_t)v)) == 0) return v;
+  return -1;
 }
 
 void rigor_compare_opts_default(rigor_compare_opts_t *o) {
@@ -134,15 +140,19 @@ static void workload_mismatch(const rigor_exp_analysis_t *eb, const rigor_row_t 
 }
 
 static void side_problems(const rigor_row_t *w, const char *side, char *invalid, size_t ilen,
-                          char *unstable, size_t ulen) {
+                          char *unstable, size_t ulen, bool *no_data) {
   if (w->n_wrong) appendf(invalid, ilen, "%s: correctness failed in %zu samples", side, w->n_wrong);
   if (w->n_invalid) appendf(invalid, ilen, "%s: %zu invalid samples", side, w->n_invalid);
-  if (w->verdict == RIGOR_VERDICT_NO_DATA)
+  if (w->verdict == RIGOR_VERDICT_NO_DATA || w->figure.n == 0) {
     appendf(unstable, ulen, "%s: no usable samples", side);
-  else if (w->verdict == RIGOR_VERDICT_TOO_FEW)
-    appendf(unstable, ulen, "%s: %zu samples < %u", side, w->n, w->min_samples);
-  else if (w->verdict == RIGOR_VERDICT_UNSTABLE)
-    appendf(unstable, ulen, "%s: CV %.2f%% > %.2f%%", side, w->time.cv * 100, w->cv_max * 100);
+    *no_data = true;
+  } else if (w->verdict == RIGOR_VERDICT_TOO_FEW) {
+    appendf(unstable, ulen, "%s: %zu samples < %u", side, w->figure.n, w->min_samples);
+  } else if (w->verdict == RIGOR_VERDICT_UNSTABLE) {
+    appendf(unstable, ulen, "%s: %s %.2f%% > %.2f%%", side,
+            w->statistic == RIGOR_GATE_ROBUST ? "robust spread" : "CV", w->gate_value * 100,
+            w->cv_max * 100);
+  }
 }
 
 static size_t count_flag(const rigor_exp_analysis_t *e, const char *flag) {
@@ -191,26 +201,107 @@ static int push_row(rigor_comparison_t *c, const rigor_cmp_row_t *r) {
   return 0;
 }
 
+/* The step quantised values cannot resolve, relative to the medians (see contrast.c). */
+static double relative_quantum(const rigor_figure_t *a, const rigor_figure_t *b) {
+  size_t n = a->n + b->n;
+  double q = fmax(a->quantum, b->quantum);
+  double *all = malloc((n ? n : 1) * sizeof *all);
+  if (all) {
+    memcpy(all, a->values, a->n * sizeof *all);
+    memcpy(all + a->n, b->values, b->n * sizeof *all);
+    q = fmax(q, rigor_quantum_of(all, n));
+    free(all);
+  }
+  double scale = sqrt(fabs(a->summary.median * b->summary.median));
+  return scale > 0 ? q / scale : 0;
+}
+
+/* How many runs a side a Welch interval needs to decide this row: its half-width must fall
+ * below the distance of the observed log ratio from the threshold (and below half the
+ * threshold when the ratio sits on it). The spread is the sides' measured run-to-run spread, or,
+ * with one run a side, the cycles' own spread over the cycles per run: a lower bound, since the
+ * run level can only add to it. */
+static void runs_needed(rigor_cmp_row_t *r, const rigor_compare_opts_t *o) {
+  const rigor_figure_t *b = &r->base->figure, *c = &r->cand->figure;
+  double s = NAN;
+  if (b->n_runs >= 2 && c->n_runs >= 2)
+    s = sqrt(0.5 * (b->between_run * b->between_run + c->between_run * c->between_run));
+  else if (b->n_runs >= 2)
+    s = b->between_run;
+  else if (c->n_runs >= 2)
+    s = c->between_run;
+  r->runs_needed_floor = !isfinite(s);
+  if (!isfinite(s)) {
+    double per_run =
+        fmax((double)b->n / fmax((double)b->n_runs, 1), (double)c->n / fmax((double)c->n_runs, 1));
+    s = fmax(b->within_run, c->within_run) / sqrt(per_run);
+  }
+  double d = fabs(log(r->ratio)), t = log(1 + o->threshold);
+  double h = fmax(fabs(d - t), t / 2);
+  if (!isfinite(s) || !isfinite(h)) return;
+  if (s <= 0) {
+    r->runs_needed = 2;
+    return;
+  }
+  for (uint32_t n = 2; n <= RIGOR_CMP_RUNS_NEEDED_MAX; n++)
+    if (rigor_student_t_quantile(0.975, 2.0 * n - 2) * s * sqrt(2.0 / n) <= h) {
+      r->runs_needed = n;
+      return;
+    }
+  r->runs_needed = RIGOR_CMP_RUNS_NEEDED_MAX + 1;
+}
+
 static void measure(rigor_cmp_row_t *r, const rigor_compare_opts_t *o) {
-  const rigor_row_t *b = r->base, *c = r->cand;
   r->ratio = r->p95_ratio = r->ci_lo = r->ci_hi = r->p = r->p_runs = r->p_holm = r->hl_shift = NAN;
-  if (!b || !c || !b->n || !c->n) return;
-  r->ratio = c->time.median / b->time.median;
-  r->p95_ratio = c->time.p95 / b->time.p95;
-  double run_ratio;
-  r->one_run =
-      rigor_stats_run_ratio(b->times, b->run_of, b->n, c->times, c->run_of, c->n, 0.95, &run_ratio,
-                            &r->ci_lo, &r->ci_hi, &r->p_runs, &r->runs_base, &r->runs_cand) != 0;
-  if (r->one_run)
-    rigor_stats_bootstrap_median_ratio(b->times, b->n, c->times, c->n, o->resamples, 0.95, o->seed,
-                                       &r->ci_lo, &r->ci_hi);
+  if (!r->base || !r->cand) return;
+  const rigor_figure_t *b = &r->base->figure, *c = &r->cand->figure;
+  if (!b->n || !c->n || strcmp(b->name, c->name) != 0) return;
+  r->ratio = c->summary.median / b->summary.median;
+  r->p95_ratio = c->summary.p95 / b->summary.p95;
+  r->runs_base = b->n_runs;
+  r->runs_cand = c->n_runs;
+  r->figure_exact = b->exact && c->exact;
+  if (r->figure_exact) {
+    r->ci_lo = r->ci_hi = r->ratio;
+    r->p = r->p_runs = 0;
+    return;
+  }
+  rigor_run_ratio_t rr;
+  r->one_run = rigor_stats_run_ratio(b->values, b->run_of, b->n, c->values, c->run_of, c->n, 0.95,
+                                     relative_quantum(b, c) / sqrt(6.0), &rr) != 0;
+  r->runs_base = rr.runs_base;
+  r->runs_cand = rr.runs_cand;
+  if (!r->one_run) {
+    r->ci_lo = rr.lo;
+    r->ci_hi = rr.hi;
+    r->p_runs = rr.p;
+    r->floored = rr.floored;
+  } else {
+    rigor_stats_bootstrap_median_ratio(b->values, b->n, c->values, c->n, o->resamples, 0.95,
+                                       o->seed, &r->ci_lo, &r->ci_hi);
+    runs_needed(r, o);
+  }
   rigor_mw_t mw;
-  if (rigor_mann_whitney(b->times, b->n, c->times, c->n, &mw) == 0) {
+  if (rigor_mann_whitney(b->values, b->n, c->values, c->n, &mw) == 0) {
     r->p = mw.p;
     r->exact = mw.exact;
   }
-  if (r->one_run) r->p_runs = r->p;
-  r->hl_shift = rigor_hodges_lehmann(b->times, b->n, c->times, c->n);
+  r->hl_shift = rigor_hodges_lehmann(b->values, b->n, c->values, c->n);
+}
+
+static int push_missing(rigor_comparison_t *c, const rigor_exp_analysis_t *e, const rigor_row_t *w,
+                        bool in_base, const char *why) {
+  rigor_cmp_row_t r = {.experiment = e->name,
+                       .variant_label = w->variant_label,
+                       .point_label = w->point_label,
+                       .verdict = RIGOR_CMP_MISSING};
+  if (in_base)
+    r.base = w;
+  else
+    r.cand = w;
+  measure(&r, &c->opts);
+  snprintf(r.reason, sizeof r.reason, "%s", why);
+  return push_row(c, &r);
 }
 
 static int compare_experiments(const rigor_exp_analysis_t *eb, const rigor_exp_analysis_t *ec,
@@ -235,38 +326,38 @@ static int compare_experiments(const rigor_exp_analysis_t *eb, const rigor_exp_a
     free(kb);
     measure(&r, o);
     char invalid[512] = "", unstable[512] = "";
+    bool no_data = false;
     if (!r.cand) {
-      r.verdict = RIGOR_CMP_INCOMPARABLE;
+      r.verdict = RIGOR_CMP_MISSING;
       snprintf(r.reason, sizeof r.reason, "only in BASE");
     } else if (incomparable) {
       r.verdict = RIGOR_CMP_INCOMPARABLE;
       snprintf(r.reason, sizeof r.reason, "identity differs (see above)");
     } else {
-      side_problems(r.base, "BASE", invalid, sizeof invalid, unstable, sizeof unstable);
-      side_problems(r.cand, "CAND", invalid, sizeof invalid, unstable, sizeof unstable);
+      side_problems(r.base, "BASE", invalid, sizeof invalid, unstable, sizeof unstable, &no_data);
+      side_problems(r.cand, "CAND", invalid, sizeof invalid, unstable, sizeof unstable, &no_data);
       workload_mismatch(eb, r.base, ec, r.cand, invalid, sizeof invalid);
+      if (strcmp(r.base->figure.name, r.cand->figure.name) != 0)
+        appendf(invalid, sizeof invalid, "judged by %s -> %s", r.base->figure.name,
+                r.cand->figure.name);
       if (invalid[0]) {
         r.verdict = RIGOR_CMP_INVALID;
         snprintf(r.reason, sizeof r.reason, "%s", invalid);
-      } else if (unstable[0]) {
+      } else if (no_data) {
         r.verdict = RIGOR_CMP_UNSTABLE;
         snprintf(r.reason, sizeof r.reason, "%s", unstable);
       } else {
-        r.verdict = RIGOR_CMP_SAME; /* decided after the Holm adjustment */
+        /* Decided after the Holm adjustment; a side over its gate may still show a direction. */
+        r.verdict = RIGOR_CMP_SAME;
+        r.imprecise = unstable[0] != '\0';
+        snprintf(r.reason, sizeof r.reason, "%s", unstable);
       }
     }
+    c->n_compared += r.base && r.cand && r.base->figure.n && r.cand->figure.n;
     rc = push_row(c, &r);
   }
   for (size_t j = 0; !rc && j < ec->n_rows; j++)
-    if (!matched[j]) {
-      rigor_cmp_row_t r = {.experiment = ec->name, .cand = &ec->rows[j]};
-      r.variant_label = ec->rows[j].variant_label;
-      r.point_label = ec->rows[j].point_label;
-      measure(&r, o);
-      r.verdict = RIGOR_CMP_INCOMPARABLE;
-      snprintf(r.reason, sizeof r.reason, "only in CAND");
-      rc = push_row(c, &r);
-    }
+    if (!matched[j]) rc = push_missing(c, ec, &ec->rows[j], false, "only in CAND");
   for (size_t j = 0; keys_c && j < ec->n_rows; j++)
     free(keys_c[j]);
   free(keys_c);
@@ -281,28 +372,51 @@ static void decide(rigor_comparison_t *c, const rigor_compare_opts_t *o) {
     free(p), free(adj);
     return;
   }
-  for (size_t i = 0; i < c->n_rows; i++)
-    p[i] = c->rows[i].verdict == RIGOR_CMP_SAME ? c->rows[i].p_runs : NAN;
+  for (size_t i = 0; i < c->n_rows; i++) {
+    const rigor_cmp_row_t *r = &c->rows[i];
+    bool tested = r->verdict == RIGOR_CMP_SAME && !r->one_run && !r->figure_exact;
+    p[i] = tested ? r->p_runs : NAN;
+  }
   rigor_holm(p, c->n_rows, adj);
   for (size_t i = 0; i < c->n_rows; i++) {
     rigor_cmp_row_t *r = &c->rows[i];
     r->p_holm = adj[i];
     if (r->verdict != RIGOR_CMP_SAME) continue;
-    if (r->one_run)
-      appendf(r->reason, sizeof r->reason,
-              "a single run on a side: run-to-run variation is not measured");
     double change = r->ratio - 1;
     bool beyond = fabs(change) >= o->threshold;
-    bool significant = r->p_holm < o->alpha;
+    if (r->one_run && !r->figure_exact) {
+      /* One run a side measures no run-to-run variation, which is most of the noise between
+       * invocations: no direction can be claimed. */
+      r->verdict = r->imprecise ? RIGOR_CMP_UNSTABLE : RIGOR_CMP_UNDETERMINED;
+      char need[96];
+      if (r->runs_needed > RIGOR_CMP_RUNS_NEEDED_MAX)
+        snprintf(need, sizeof need, "more than %d runs a side", RIGOR_CMP_RUNS_NEEDED_MAX);
+      else if (r->runs_needed)
+        snprintf(need, sizeof need, "%s%u runs a side", r->runs_needed_floor ? "at least " : "",
+                 r->runs_needed);
+      else
+        snprintf(need, sizeof need, "two or more runs a side");
+      appendf(r->reason, sizeof r->reason,
+              "%zu run%s BASE, %zu CAND: run-to-run variation is not measured; the observed "
+              "spread calls for %s",
+              r->runs_base, r->runs_base == 1 ? "" : "s", r->runs_cand, need);
+      continue;
+    }
     /* A change counts only when the whole interval lies beyond the threshold: the data must show
      * that it is larger than the smallest change that matters, not merely that it is not zero. */
+    bool significant = r->figure_exact || r->p_holm < o->alpha;
     bool ci_excludes = change > 0 ? r->ci_lo > 1 + o->threshold : r->ci_hi < 1 - o->threshold;
     if (beyond && significant && ci_excludes) {
       r->verdict = change > 0 ? RIGOR_CMP_SLOWER : RIGOR_CMP_FASTER;
+      if (r->imprecise)
+        appendf(r->reason, sizeof r->reason,
+                "the whole interval lies beyond the threshold: the direction stands, the precise "
+                "figure is withheld");
       if ((r->p95_ratio - 1) * change < 0)
         appendf(r->reason, sizeof r->reason, "P95 moved the other way (%+.2f%%)",
                 (r->p95_ratio - 1) * 100);
-      if (r->verdict == RIGOR_CMP_SLOWER) c->regression = true;
+    } else if (r->imprecise) {
+      r->verdict = RIGOR_CMP_UNSTABLE;
     } else if (!beyond) {
       appendf(r->reason, sizeof r->reason, "change within the %.2f%% threshold",
               o->threshold * 100);
@@ -310,8 +424,63 @@ static void decide(rigor_comparison_t *c, const rigor_compare_opts_t *o) {
       appendf(r->reason, sizeof r->reason, "not shown beyond the threshold (Holm p %.3g%s)",
               r->p_holm, ci_excludes ? "" : ", 95% CI reaches inside the threshold");
     }
+    if (r->floored)
+      appendf(r->reason, sizeof r->reason,
+              "interval widened to the quantum of the values (identical runs show no spread)");
+    if (r->figure_exact)
+      appendf(r->reason, sizeof r->reason, "exact: %s is identical in every repeat",
+              r->base->figure.name);
+  }
+  for (size_t i = 0; i < c->n_rows; i++) {
+    if (c->rows[i].verdict == RIGOR_CMP_SLOWER) c->regression = true;
+    if (o->fail_on & (1u << c->rows[i].verdict)) c->failed = true;
   }
   free(p), free(adj);
+}
+
+void rigor_comparison_vacuous_reason(const rigor_comparison_t *c, char *buf, size_t len) {
+  size_t base_rows = 0, cand_rows = 0, both = 0;
+  for (size_t i = 0; i < c->n_rows; i++) {
+    base_rows += c->rows[i].base != NULL;
+    cand_rows += c->rows[i].cand != NULL;
+    both += c->rows[i].base && c->rows[i].cand;
+  }
+  if (c->n_rows == 0)
+    snprintf(buf, len, "the files hold no rows");
+  else if (base_rows == 0 || cand_rows == 0 || both == 0)
+    snprintf(buf, len, "no row is in both files (no experiment, variant and point in common)");
+  else
+    snprintf(buf, len,
+             "no row has usable samples on both sides (every run crashed, failed or "
+             "was skipped on a side)");
+}
+
+int rigor_fail_on_parse(const char *list, unsigned *bits, char *err, size_t errlen) {
+  static const rigor_cmp_verdict_t allowed[] = {RIGOR_CMP_UNDETERMINED, RIGOR_CMP_UNSTABLE,
+                                                RIGOR_CMP_INVALID, RIGOR_CMP_INCOMPARABLE,
+                                                RIGOR_CMP_MISSING};
+  *bits = 0;
+  const char *p = list;
+  while (p && *p) {
+    const char *comma = strchr(p, ',');
+    size_t n = comma ? (size_t)(comma - p) : strlen(p);
+    char name[32];
+    snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), p);
+    int v = n < sizeof name ? rigor_cmp_verdict_parse(name) : -1;
+    bool ok = false;
+    for (size_t k = 0; v >= 0 && k < sizeof allowed / sizeof *allowed; k++)
+      ok = ok || (int)allowed[k] == v;
+    if (!ok) {
+      snprintf(err, errlen,
+               "'%.*s' is not a verdict --fail-on takes (undetermined, unstable, invalid, "
+               "incomparable, missing)",
+               (int)n, p);
+      return RIGOR_EINVAL;
+    }
+    *bits |= 1u << v;
+    p = comma ? comma + 1 : NULL;
+  }
+  return 0;
 }
 
 int rigor_compare(const rigor_analysis_t *base, const rigor_analysis_t *cand,
@@ -321,6 +490,7 @@ int rigor_compare(const rigor_analysis_t *base, const rigor_analysis_t *cand,
   if (!c) return RIGOR_ENOMEM;
   c->identity_diffs = json_array();
   c->notes = json_array();
+  c->opts = *opts;
   int rc = 0;
   for (size_t i = 0; !rc && i < base->n_exps; i++) {
     const rigor_exp_analysis_t *eb = &base->exps[i], *ec = NULL;
@@ -330,6 +500,8 @@ int rigor_compare(const rigor_analysis_t *base, const rigor_analysis_t *cand,
       char buf[512];
       snprintf(buf, sizeof buf, "experiment %s is only in BASE", eb->name);
       json_array_append_new(c->notes, json_string(buf));
+      for (size_t r = 0; !rc && r < eb->n_rows; r++)
+        rc = push_missing(c, eb, &eb->rows[r], true, "only in BASE (experiment not in CAND)");
       continue;
     }
     size_t before = json_array_size(c->identity_diffs);
@@ -344,13 +516,15 @@ int rigor_compare(const rigor_analysis_t *base, const rigor_analysis_t *cand,
       char buf[512];
       snprintf(buf, sizeof buf, "experiment %s is only in CAND", cand->exps[j].name);
       json_array_append_new(c->notes, json_string(buf));
+      for (size_t r = 0; !rc && r < cand->exps[j].n_rows; r++)
+        rc = push_missing(c, &cand->exps[j], &cand->exps[j].rows[r], false,
+                          "only in CAND (experiment not in BASE)");
     }
   }
   if (rc) {
     rigor_comparison_free(c);
     return rc;
   }
-  c->opts = *opts;
   decide(c, opts);
   *out = c;
   return 0;
@@ -368,29 +542,46 @@ static json_t *real(double v) {
   return isfinite(v) ? json_real(v) : json_null();
 }
 
+static double figure_median(const rigor_row_t *w) {
+  return w ? w->figure.summary.median : NAN;
+}
+
+static double figure_cv(const rigor_row_t *w) {
+  return w ? w->figure.summary.cv : NAN;
+}
+
 json_t *rigor_comparison_json(const rigor_comparison_t *c, const rigor_compare_opts_t *o) {
   json_t *rows = json_array();
   for (size_t i = 0; i < c->n_rows; i++) {
     const rigor_cmp_row_t *r = &c->rows[i];
-    json_array_append_new(
-        rows,
-        json_pack("{s:s, s:s?, s:s?, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, "
-                  "s:o, s:o, s:o, s:o, s:I, s:I}",
-                  "experiment", r->experiment, "variant", r->variant_label, "point", r->point_label,
-                  "verdict", rigor_cmp_verdict_name(r->verdict), "reason", r->reason,
-                  "median_ratio", real(r->ratio), "p95_ratio", real(r->p95_ratio), "ci_low",
-                  real(r->ci_lo), "ci_high", real(r->ci_hi), "p", real(r->p), "p_runs",
-                  real(r->p_runs), "p_holm", real(r->p_holm), "exact", r->exact, "hl_shift_s",
-                  real(r->hl_shift), "base_median_s", real(r->base ? r->base->time.median : NAN),
-                  "cand_median_s", real(r->cand ? r->cand->time.median : NAN), "base_cv",
-                  real(r->base ? r->base->time.cv : NAN), "cand_cv",
-                  real(r->cand ? r->cand->time.cv : NAN), "runs_base", (json_int_t)r->runs_base,
-                  "runs_cand", (json_int_t)r->runs_cand));
+    const rigor_row_t *any = r->base ? r->base : r->cand;
+    bool withheld = r->imprecise;
+    json_t *row = json_pack(
+        "{s:s, s:s?, s:s?, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o, "
+        "s:o, s:o, s:I, s:I, s:b, s:b, s:b, s:b}",
+        "experiment", r->experiment, "variant", r->variant_label, "point", r->point_label, "figure",
+        any ? any->figure.name : "time_s", "verdict", rigor_cmp_verdict_name(r->verdict), "reason",
+        r->reason, "median_ratio", real(withheld ? NAN : r->ratio), "p95_ratio",
+        real(withheld ? NAN : r->p95_ratio), "ci_low", real(r->ci_lo), "ci_high", real(r->ci_hi),
+        "p", real(r->p), "p_runs", real(r->p_runs), "p_holm", real(r->p_holm), "exact", r->exact,
+        "hl_shift", real(withheld ? NAN : r->hl_shift), "base_median", real(figure_median(r->base)),
+        "cand_median", real(figure_median(r->cand)), "base_cv", real(figure_cv(r->base)), "cand_cv",
+        real(figure_cv(r->cand)), "runs_base", (json_int_t)r->runs_base, "runs_cand",
+        (json_int_t)r->runs_cand, "one_run", r->one_run, "imprecise", r->imprecise, "figure_exact",
+        r->figure_exact, "floored", r->floored);
+    json_object_set_new(row, "runs_needed",
+                        r->runs_needed ? json_integer((json_int_t)r->runs_needed) : json_null());
+    json_array_append_new(rows, row);
   }
-  return json_pack("{s:s, s:o, s:o, s:b, s:O, s:O, s:o}", "schema", "rigor.compare/1", "threshold",
-                   json_real(o->threshold), "alpha", json_real(o->alpha), "regression",
-                   c->regression, "identity_differences", c->identity_diffs, "notes", c->notes,
-                   "rows", rows);
+  json_t *fail_on = json_array();
+  for (int v = 0; v < RIGOR_CMP_VERDICT_COUNT; v++)
+    if (o->fail_on & (1u << v))
+      json_array_append_new(fail_on, json_string(rigor_cmp_verdict_name((rigor_cmp_verdict_t)v)));
+  return json_pack("{s:s, s:o, s:o, s:o, s:b, s:b, s:I, s:O, s:O, s:o}", "schema",
+                   "rigor.compare/1", "threshold", json_real(o->threshold), "alpha",
+                   json_real(o->alpha), "fail_on", fail_on, "regression", c->regression, "failed",
+                   c->failed, "compared", (json_int_t)c->n_compared, "identity_differences",
+                   c->identity_diffs, "notes", c->notes, "rows", rows);
 }
 
 static json_t *comparison_json(const void *arg) {
@@ -429,12 +620,28 @@ rigor_doc_t *rigor_comparison_doc(const rigor_comparison_t *c) {
     rigor_table_set_text(t, w, 0, r->experiment);
     rigor_table_set_text(t, w, 1, r->variant_label ? r->variant_label : "?");
     rigor_table_set_text(t, w, 2, r->point_label ? r->point_label : "-");
-    rigor_table_set_value(t, w, 3, r->base ? r->base->time.median : NAN);
-    rigor_table_set_value(t, w, 4, r->cand ? r->cand->time.median : NAN);
-    rigor_table_set_value(t, w, 5, r->ratio - 1);
-    rigor_table_set_value(t, w, 6, r->p95_ratio - 1);
+    const rigor_row_t *sides[2] = {r->base, r->cand};
+    for (int k = 0; k < 2; k++) {
+      const rigor_row_t *x = sides[k];
+      if (x && strcmp(x->figure.name, "time_s") != 0) {
+        char num[64];
+        rigor_fmt_number(num, sizeof num, x->figure.summary.median);
+        snprintf(s, sizeof s, "%s %s", num, x->figure.unit ? x->figure.unit : x->figure.name);
+        rigor_table_set_text(t, w, 3 + (size_t)k, s);
+      } else {
+        rigor_table_set_value(t, w, 3 + (size_t)k, x ? x->figure.summary.median : NAN);
+      }
+    }
+    if (r->imprecise) {
+      rigor_table_set_text(t, w, 5, "withheld");
+      rigor_table_set_text(t, w, 6, "withheld");
+    } else {
+      rigor_table_set_value(t, w, 5, r->ratio - 1);
+      rigor_table_set_value(t, w, 6, r->p95_ratio - 1);
+    }
     if (isfinite(r->ci_lo))
-      snprintf(s, sizeof s, "[%+.2f%%, %+.2f%%]", (r->ci_lo - 1) * 100, (r->ci_hi - 1) * 100);
+      snprintf(s, sizeof s, "[%+.2f%%, %+.2f%%]%s", (r->ci_lo - 1) * 100, (r->ci_hi - 1) * 100,
+               r->one_run && !r->figure_exact ? " cycles" : "");
     else
       snprintf(s, sizeof s, "-");
     rigor_table_set_text(t, w, 7, s);
@@ -446,13 +653,19 @@ rigor_doc_t *rigor_comparison_doc(const rigor_comparison_t *c) {
     else
       snprintf(s, sizeof s, "-");
     rigor_table_set_text(t, w, 8, s);
-    rigor_table_set_value(t, w, 9, r->hl_shift);
+    if (r->imprecise)
+      rigor_table_set_text(t, w, 9, "withheld");
+    else if (r->base && strcmp(r->base->figure.name, "time_s") != 0)
+      rigor_table_set_text(t, w, 9, "-");
+    else
+      rigor_table_set_value(t, w, 9, r->hl_shift);
     rigor_table_set_text(t, w, 10, rigor_cmp_verdict_name(r->verdict));
     rigor_table_set_text(t, w, 11, r->reason[0] ? r->reason : "-");
   }
   rigor_doc_table(doc, t);
   rigor_doc_notes(doc, json_incref(c->notes));
-  rigor_doc_text(doc, "threshold %.2f%%, alpha %.2g (Holm); %s", o->threshold * 100, o->alpha,
-                 c->regression ? "REGRESSION: some rows are slower" : "no regression");
+  rigor_doc_text(doc, "threshold %.2f%%, alpha %.2g (Holm); %s%s", o->threshold * 100, o->alpha,
+                 c->regression ? "REGRESSION: some rows are slower" : "no regression",
+                 c->failed ? "; FAILED: some rows have a verdict of --fail-on" : "");
   return doc;
 }

@@ -15,9 +15,17 @@ typedef enum {
   RIGOR_CMP_SLOWER,
   RIGOR_CMP_UNSTABLE,     /* either side over the CV gate or with too few samples */
   RIGOR_CMP_INVALID,      /* correctness, invalid samples, or workload/timing mismatch */
-  RIGOR_CMP_INCOMPARABLE, /* identity differences, or a row on one side only */
+  RIGOR_CMP_INCOMPARABLE, /* identity fields that matter differ */
+  RIGOR_CMP_UNDETERMINED, /* the data cannot decide: one run a side, fewer than two blocks */
+  RIGOR_CMP_MISSING,      /* the row is on one side only */
+  RIGOR_CMP_VERDICT_COUNT
 } rigor_cmp_verdict_t;
 const char *rigor_cmp_verdict_name(rigor_cmp_verdict_t v);
+/* The verdict of a name ("undetermined"), or -1. */
+int rigor_cmp_verdict_parse(const char *name);
+
+/* runs_needed above this reads "more than". */
+#define RIGOR_CMP_RUNS_NEEDED_MAX 1000
 
 typedef struct rigor_compare_opts {
   double threshold;                   /* smallest relative change that counts; default 0.02 */
@@ -26,20 +34,29 @@ typedef struct rigor_compare_opts {
   uint32_t resamples;                 /* bootstrap resamples; default 2000 */
   const char *const *ignore_identity; /* dotted identity paths (prefixes) not to compare */
   size_t n_ignore;
+  unsigned fail_on; /* verdicts that fail the gate besides slower: bit (1u << verdict) */
 } rigor_compare_opts_t;
 void rigor_compare_opts_default(rigor_compare_opts_t *o);
 
 typedef struct rigor_cmp_row {
   const char *experiment, *variant_label, *point_label;
   const rigor_row_t *base, *cand; /* either may be NULL (row on one side only) */
-  /* With at least two runs a side, ci_lo/ci_hi and p_runs come from Welch's t over the runs'
-   * medians (the run is the unit); with one run on a side, from a bootstrap and Mann-Whitney over
-   * cycles (one_run). p is always the Mann-Whitney p over cycles; p_holm is p_runs after Holm's
-   * correction across the rows. */
+  /* Of the rows' figure (rigor_figure_t: the time, or the plugin's primary metric). With at least
+   * two runs a side, ci_lo/ci_hi and p_runs come from Welch's t over the runs' medians (the run
+   * is the unit). With fewer on a side (one_run) the row is undetermined: the interval is a
+   * bootstrap over cycles, shown as an observation, and runs_needed says how many runs a side
+   * the observed spread calls for (at least that many when runs_needed_floor: the run-to-run
+   * spread was not measured on either side). p is the Mann-Whitney p over cycles; p_holm is
+   * p_runs after Holm's correction across the rows. */
   double ratio, p95_ratio, ci_lo, ci_hi, p, p_runs, p_holm, hl_shift;
   size_t runs_base, runs_cand;
   bool one_run;
-  bool exact;
+  bool exact;           /* the Mann-Whitney p is exact */
+  bool figure_exact;    /* both figures identical in every sample: the ratio is exact */
+  bool floored;         /* the interval was widened to what quantised values resolve */
+  bool imprecise;       /* a side over its gate: the direction stands, the figure is withheld */
+  uint32_t runs_needed; /* for undetermined rows; 0 when not estimable */
+  bool runs_needed_floor;
   rigor_cmp_verdict_t verdict;
   char reason[512];
 } rigor_cmp_row_t;
@@ -50,8 +67,15 @@ typedef struct rigor_comparison {
   json_t *identity_diffs;    /* array of "path: base -> cand" */
   json_t *notes;             /* plugin version, low clocks, unbalanced order */
   bool regression;           /* some row is slower beyond the threshold */
+  bool failed;               /* some row has a verdict of opts.fail_on */
+  size_t n_compared;         /* rows with usable samples on both sides */
   rigor_compare_opts_t opts; /* as compared */
 } rigor_comparison_t;
+
+/* Why nothing could be compared (n_compared == 0), for the message of the exit 1. */
+void rigor_comparison_vacuous_reason(const rigor_comparison_t *c, char *buf, size_t len);
+/* A comma-separated list of verdict names as fail_on bits; RIGOR_EINVAL naming a bad one. */
+int rigor_fail_on_parse(const char *list, unsigned *bits, char *err, size_t errlen);
 
 int rigor_compare(const rigor_analysis_t *base, const rigor_analysis_t *cand,
                   const rigor_compare_opts_t *opts, rigor_comparison_t **out);

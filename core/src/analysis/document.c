@@ -22,6 +22,7 @@ void rigor_doc_free(rigor_doc_t *doc) {
   free(doc->parts);
   free(doc->title);
   json_decref(doc->data);
+  if (doc->state_free) doc->state_free(doc->state);
   free(doc);
 }
 

@@ -38,6 +38,9 @@ typedef struct rigor_doc {
   json_t *(*json)(const void *arg);
   const void *json_arg;
   json_t *data; /* or the form itself, owned, when it is built with the document */
+  /* What the parts and the JSON form borrow beyond the caller's data, freed with the document. */
+  void *state;
+  void (*state_free)(void *state);
 } rigor_doc_t;
 
 rigor_doc_t *rigor_doc_new(const char *title);

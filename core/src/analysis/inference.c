@@ -52,18 +52,19 @@ static void log_mean_var(const double *x, size_t n, double *mean, double *var) {
 
 int rigor_stats_run_ratio(const double *base, const uint32_t *base_run, size_t nb,
                           const double *cand, const uint32_t *cand_run, size_t nc, double level,
-                          double *ratio, double *lo, double *hi, double *p, size_t *n_base_runs,
-                          size_t *n_cand_runs) {
-  if (!base || !cand || !base_run || !cand_run || !(level > 0 && level < 1)) return RIGOR_EINVAL;
+                          double se_floor, rigor_run_ratio_t *out) {
+  if (!base || !cand || !base_run || !cand_run || !out || !(level > 0 && level < 1))
+    return RIGOR_EINVAL;
   double *mb = malloc((nb ? nb : 1) * sizeof *mb), *mc = malloc((nc ? nc : 1) * sizeof *mc);
   if (!mb || !mc) {
     free(mb), free(mc);
     return RIGOR_ENOMEM;
   }
+  memset(out, 0, sizeof *out);
   size_t rb = rigor_stats_run_medians(base, base_run, nb, mb);
   size_t rc = rigor_stats_run_medians(cand, cand_run, nc, mc);
-  *n_base_runs = rb;
-  *n_cand_runs = rc;
+  out->runs_base = rb;
+  out->runs_cand = rc;
   int status = RIGOR_EINVAL;
   bool positive = true;
   for (size_t i = 0; i < rb; i++)
@@ -80,11 +81,15 @@ int rigor_stats_run_ratio(const double *base, const uint32_t *base_run, size_t n
     double df = a + b > 0
                     ? (a + b) * (a + b) / (a * a / (double)(rb - 1) + b * b / (double)(rc - 1))
                     : (double)(rb + rc - 2);
+    out->floored = se < se_floor;
+    if (out->floored) se = se_floor;
     double q = rigor_student_t_quantile(1 - (1 - level) / 2, df);
-    *ratio = exp(d);
-    *lo = exp(d - q * se);
-    *hi = exp(d + q * se);
-    *p = se > 0 ? 2 * (1 - rigor_student_t_cdf(fabs(d) / se, df)) : (d == 0 ? 1.0 : 0.0);
+    out->ratio = exp(d);
+    out->lo = exp(d - q * se);
+    out->hi = exp(d + q * se);
+    out->se = se;
+    out->df = df;
+    out->p = se > 0 ? 2 * (1 - rigor_student_t_cdf(fabs(d) / se, df)) : (d == 0 ? 1.0 : 0.0);
     status = 0;
   }
   free(mb), free(mc);

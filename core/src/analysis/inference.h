@@ -18,11 +18,17 @@ int rigor_stats_bootstrap_median_ratio(const double *base, size_t nb, const doub
  * the unit is the run, since cycles of one run share its process and are not independent. From
  * each run's median, Welch's t on the logarithms gives the interval of CAND/BASE (the ratio of
  * geometric means of run medians) at `level`, and the two-sided p-value of "ratio = 1". Needs at
- * least two runs a side (RIGOR_EINVAL otherwise); the run counts are written either way. */
+ * least two runs a side (RIGOR_EINVAL otherwise); the run counts are written either way. The
+ * standard error of the log ratio is at least se_floor (what quantised values cannot resolve;
+ * floored is then set). */
+typedef struct rigor_run_ratio {
+  double ratio, lo, hi, p, se, df;
+  size_t runs_base, runs_cand;
+  bool floored;
+} rigor_run_ratio_t;
 int rigor_stats_run_ratio(const double *base, const uint32_t *base_run, size_t nb,
                           const double *cand, const uint32_t *cand_run, size_t nc, double level,
-                          double *ratio, double *lo, double *hi, double *p, size_t *n_base_runs,
-                          size_t *n_cand_runs);
+                          double se_floor, rigor_run_ratio_t *out);
 
 /* Mann-Whitney U of a against b. U1 counts the pairs with a > b (ties count one half). The
  * two-sided p-value is exact when there are no ties and both sides have at most
@@ -38,6 +44,37 @@ int rigor_mann_whitney(const double *a, size_t na, const double *b, size_t nb, r
 
 /* Hodges-Lehmann estimate of the shift b - a: the median of all pairwise differences b_j - a_i. */
 double rigor_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb);
+
+/* Wilcoxon signed-rank test of paired differences d against a zero median. Zero differences
+ * carry no sign and are dropped (Wilcoxon's rule), and counted in n_zero; n is what remains.
+ * w_plus is the sum of the ranks of the positive differences (mid-ranks for ties). The two-sided
+ * p is exact when no |d| ties and n <= RIGOR_SIGNRANK_EXACT_MAX; otherwise it is the normal
+ * approximation with the tie correction of the variance and no continuity correction. */
+#define RIGOR_SIGNRANK_EXACT_MAX 50
+typedef struct rigor_signrank {
+  double w_plus, p;
+  size_t n, n_zero;
+  bool exact;
+} rigor_signrank_t;
+int rigor_signed_rank(const double *d, size_t n, rigor_signrank_t *out);
+
+/* One-sample Hodges-Lehmann estimate: the median of the Walsh averages (d_i + d_j) / 2, i <= j. */
+double rigor_walsh_median(const double *d, size_t n);
+
+/* Paired t interval of the mean of d (n >= 2) at `level`, and the two-sided p of "mean = 0".
+ * The standard error is at least se_floor (floored is then set): a spread the data cannot
+ * resolve (quantised timings) must not give a zero-width interval. */
+typedef struct rigor_paired {
+  size_t n;
+  double mean, sd, se, df, half_width, lo, hi, p;
+  bool floored;
+} rigor_paired_t;
+int rigor_stats_paired(const double *d, size_t n, double level, double se_floor,
+                       rigor_paired_t *out);
+
+/* The smallest positive gap between two of the values: the step of quantised data (0 when all
+ * are equal or n < 2). */
+double rigor_quantum_of(const double *x, size_t n);
 
 /* Holm step-down adjustment of m p-values (NaN entries are left out and stay NaN). */
 void rigor_holm(const double *p, size_t m, double *adjusted);

@@ -124,7 +124,7 @@ static row_acc_t *get_row(exp_build_t *b, uint32_t variant, uint32_t point) {
   return ra;
 }
 
-static int add_metrics(row_acc_t *ra, json_t *metrics) {
+static int add_metrics(row_acc_t *ra, json_t *metrics, uint32_t run) {
   const char *key;
   json_t *val;
   json_object_foreach(metrics, key, val) {
@@ -140,7 +140,9 @@ static int add_metrics(row_acc_t *ra, json_t *metrics) {
       nm[m].name = key;
       ra->n_metrics++;
     }
-    if (dvec_push(&ra->metrics[m].values, json_number_value(val))) return RIGOR_ENOMEM;
+    if (dvec_push(&ra->metrics[m].values, json_number_value(val)) ||
+        dvec_push(&ra->metrics[m].runs, run))
+      return RIGOR_ENOMEM;
   }
   return 0;
 }
@@ -211,7 +213,7 @@ static int add_sample(rigor_exp_analysis_t *e, exp_build_t *b, json_t *rec) {
   json_t *it = json_object_get(rec, "iterations");
   if (json_is_object(it)) rc |= add_iterations(ra, it);
   json_t *metrics = json_object_get(rec, "metrics");
-  if (json_is_object(metrics)) rc |= add_metrics(ra, metrics);
+  if (json_is_object(metrics)) rc |= add_metrics(ra, metrics, ri->run);
   return rc ? RIGOR_ENOMEM : 0;
 }
 
@@ -294,11 +296,7 @@ void rigor_analysis_free(rigor_analysis_t *a) {
   for (size_t x = 0; x < a->n_exps; x++) {
     rigor_exp_analysis_t *e = &a->exps[x];
     for (size_t r = 0; r < e->n_rows; r++) {
-      rigor_row_t *row = &e->rows[r];
-      free(row->times), free(row->run_of), free(row->cycle_of);
-      for (size_t m = 0; m < row->n_metrics; m++)
-        free(row->metrics[m].name);
-      free(row->metrics);
+      rigor__free_row(&e->rows[r]);
     }
     for (size_t v = 0; v < e->n_variants; v++) {
       json_decref(e->variants[v].reasons);

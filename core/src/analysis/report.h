@@ -7,10 +7,32 @@
 #include <stdio.h>
 
 #include "analysis.h"
+#include "contrast.h"
 #include "document.h"
 #include "table.h"
 
 typedef enum { RIGOR_BY_VARIANT = 0, RIGOR_BY_POINT } rigor_by_t;
+
+typedef struct rigor_report_opts {
+  rigor_by_t by;
+  /* "AXIS=LEVEL": the reference level of a contrasted axis (default: its first level). */
+  const char *const *refs;
+  size_t n_refs;
+} rigor_report_opts_t;
+
+/* The contrasts of one experiment: one set per matrix axis with more than one level, each
+ * against the level `refs` names for it, or its first level. */
+typedef struct rigor_exp_contrasts {
+  rigor_contrasts_t **sets;
+  size_t n;
+} rigor_exp_contrasts_t;
+int rigor_report_contrasts(const rigor_exp_analysis_t *e, const char *const *refs, size_t n_refs,
+                           rigor_exp_contrasts_t *out);
+void rigor_exp_contrasts_free(rigor_exp_contrasts_t *c);
+/* 0 when some experiment of a has the axis and level of each "AXIS=LEVEL" of refs; otherwise
+ * RIGOR_EINVAL with the reason. */
+int rigor_report_refs_check(const rigor_analysis_t *a, const char *const *refs, size_t n_refs,
+                            char *err, size_t errlen);
 
 /* The report's tables for one experiment, in print order: summary, runs, builds, iterations,
  * iteration calibration, metrics, telemetry, design effects, variance components (the tables after
@@ -31,10 +53,11 @@ void rigor_report_builds_notes(const rigor_exp_analysis_t *e, json_t *notes);
 json_t *rigor_report_notes(const rigor_analysis_t *a, const rigor_exp_analysis_t *e);
 /* The charts of one experiment (report_figures.c). */
 void rigor_report_figures(rigor_doc_t *doc, const rigor_exp_analysis_t *e);
-/* JSON: every row with its statistics, plus one object per run (times, exactness, ok). */
-json_t *rigor_report_json(const rigor_analysis_t *a);
+/* JSON: every row with its statistics, the contrasts, and one object per run (times, exactness,
+ * ok). `contrasts` has one entry per experiment of a, or is NULL for the default references. */
+json_t *rigor_report_json(const rigor_analysis_t *a, const rigor_exp_contrasts_t *contrasts);
 
 /* The whole report; it borrows from `a`, which must outlive it. */
-rigor_doc_t *rigor_report_doc(const rigor_analysis_t *a, rigor_by_t by);
+rigor_doc_t *rigor_report_doc(const rigor_analysis_t *a, const rigor_report_opts_t *o);
 
 #endif

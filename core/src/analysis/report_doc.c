@@ -1,23 +1,55 @@
+#include <stdlib.h>
+
 #include "report.h"
 
-static json_t *report_json(const void *arg) {
-  return rigor_report_json(arg);
+/* What the document borrows: the analysis and the contrasts of each experiment. */
+typedef struct report_state {
+  const rigor_analysis_t *a;
+  rigor_exp_contrasts_t *contrasts; /* one per experiment */
+} report_state_t;
+
+static void state_free(void *arg) {
+  report_state_t *s = arg;
+  for (size_t x = 0; s && x < s->a->n_exps; x++)
+    rigor_exp_contrasts_free(&s->contrasts[x]);
+  if (s) free(s->contrasts);
+  free(s);
 }
 
-rigor_doc_t *rigor_report_doc(const rigor_analysis_t *a, rigor_by_t by) {
+static json_t *report_json(const void *arg) {
+  const report_state_t *s = arg;
+  return rigor_report_json(s->a, s->contrasts);
+}
+
+rigor_doc_t *rigor_report_doc(const rigor_analysis_t *a, const rigor_report_opts_t *o) {
   rigor_doc_t *doc = rigor_doc_new("rigor report");
-  if (!doc) return NULL;
+  report_state_t *s = calloc(1, sizeof *s);
+  if (s) {
+    s->a = a;
+    s->contrasts = calloc(a->n_exps ? a->n_exps : 1, sizeof *s->contrasts);
+  }
+  if (!doc || !s || !s->contrasts) {
+    if (s) free(s->contrasts);
+    free(s);
+    rigor_doc_free(doc);
+    return NULL;
+  }
+  doc->state = s;
+  doc->state_free = state_free;
   doc->json = report_json;
-  doc->json_arg = a;
+  doc->json_arg = s;
   rigor_doc_heading(doc, 1, "rigor report");
   for (size_t x = 0; x < a->n_exps; x++) {
     const rigor_exp_analysis_t *e = &a->exps[x];
     rigor_doc_heading(doc, 2, "experiment %s (%s)%s%s", e->name, e->source,
                       e->design ? ", order " : "", e->design ? e->design : "");
     rigor_table_t *tables[16];
-    size_t n = rigor_report_tables(e, by, tables, 16);
+    size_t n = rigor_report_tables(e, o->by, tables, 16);
     for (size_t i = 0; i < n; i++)
       rigor_doc_table(doc, tables[i]);
+    if (rigor_report_contrasts(e, o->refs, o->n_refs, &s->contrasts[x]) == 0)
+      for (size_t i = 0; i < s->contrasts[x].n; i++)
+        rigor_contrasts_doc(doc, s->contrasts[x].sets[i]);
     rigor_doc_notes(doc, rigor_report_notes(a, e));
     rigor_report_figures(doc, e);
   }

@@ -107,18 +107,32 @@ static json_t *effects_json(const rigor_exp_analysis_t *e) {
   return out;
 }
 
-json_t *rigor_report_json(const rigor_analysis_t *a) {
+static json_t *contrasts_json(const rigor_exp_analysis_t *e, const rigor_exp_contrasts_t *given) {
+  rigor_exp_contrasts_t own = {0};
+  const rigor_exp_contrasts_t *c = given;
+  if (!c && rigor_report_contrasts(e, NULL, 0, &own) == 0) c = &own;
+  json_t *out = json_array();
+  for (size_t i = 0; c && i < c->n; i++) {
+    json_t *part = rigor_contrasts_json(c->sets[i]);
+    json_array_extend(out, part);
+    json_decref(part);
+  }
+  rigor_exp_contrasts_free(&own);
+  return out;
+}
+
+json_t *rigor_report_json(const rigor_analysis_t *a, const rigor_exp_contrasts_t *contrasts) {
   json_t *exps = json_array();
   for (size_t x = 0; x < a->n_exps; x++) {
     const rigor_exp_analysis_t *e = &a->exps[x];
     json_t *rows = json_array();
     for (size_t r = 0; r < e->n_rows; r++)
       json_array_append_new(rows, row_json(&e->rows[r]));
-    json_array_append_new(exps,
-                          json_pack("{s:s, s:s, s:s?, s:o, s:o, s:o, s:o, s:o}", "name", e->name,
-                                    "source", e->source, "design", e->design, "variants",
-                                    variants_json(e), "rows", rows, "effects", effects_json(e),
-                                    "runs", runs_json(e), "notes", rigor_report_notes(a, e)));
+    json_array_append_new(
+        exps, json_pack("{s:s, s:s, s:s?, s:o, s:o, s:o, s:o, s:o, s:o}", "name", e->name, "source",
+                        e->source, "design", e->design, "variants", variants_json(e), "rows", rows,
+                        "contrasts", contrasts_json(e, contrasts ? &contrasts[x] : NULL), "effects",
+                        effects_json(e), "runs", runs_json(e), "notes", rigor_report_notes(a, e)));
   }
   return json_pack("{s:s, s:o}", "schema", "rigor.report/1", "experiments", exps);
 }

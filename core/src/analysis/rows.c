@@ -24,19 +24,28 @@ const char *rigor_verdict_name(rigor_verdict_t v) {
   return "?";
 }
 
-static void read_gate(const rigor_exp_analysis_t *e, const rigor_variant_info_t *vi, double *cv_max,
-                      uint32_t *min_samples) {
+const char *rigor_gate_statistic_name(rigor_gate_statistic_t s) {
+  return s == RIGOR_GATE_ROBUST ? "robust" : "cv";
+}
+
+/* The gate's settings: the variant's resolved settings, then the experiment config, then the
+ * defaults. */
+static void read_gate(const rigor_exp_analysis_t *e, const rigor_variant_info_t *vi,
+                      rigor_row_t *row) {
   json_t *cfg = json_object_get(e->record, "config");
   json_t *gates[] = {json_object_get(vi ? vi->settings : NULL, "gate"),
                      json_object_get(cfg, "gate"),
                      json_object_get(json_object_get(cfg, "defaults"), "gate")};
-  *cv_max = RIGOR_GATE_CV_MAX_DEFAULT;
-  *min_samples = RIGOR_GATE_MIN_SAMPLES_DEFAULT;
+  row->cv_max = RIGOR_GATE_CV_MAX_DEFAULT;
+  row->min_samples = RIGOR_GATE_MIN_SAMPLES_DEFAULT;
+  row->statistic = RIGOR_GATE_STATISTIC_DEFAULT;
   for (int i = 2; i >= 0; i--) {
     double c = rigor_json_number_at(gates[i], "cv_max"),
            m = rigor_json_number_at(gates[i], "min_samples");
-    if (isfinite(c)) *cv_max = c;
-    if (isfinite(m) && m >= 0) *min_samples = (uint32_t)m;
+    const char *s = json_string_value(json_object_get(gates[i], "statistic"));
+    if (isfinite(c)) row->cv_max = c;
+    if (isfinite(m) && m >= 0) row->min_samples = (uint32_t)m;
+    if (s) row->statistic = strcmp(s, "robust") == 0 ? RIGOR_GATE_ROBUST : RIGOR_GATE_CV;
   }
 }
 
@@ -96,7 +105,7 @@ int rigor__finish_row(rigor_exp_analysis_t *e, row_acc_t *ra, run_medians_t *rm)
   rigor_row_t *row = &ra->row;
   rigor_variant_info_t *vi = row->variant < e->n_variants ? &e->variants[row->variant] : NULL;
   row->variant_label = vi ? vi->label : NULL;
-  read_gate(e, vi, &row->cv_max, &row->min_samples);
+  read_gate(e, vi, row);
   row->n = ra->times.n;
   row->times = ra->times.v;
   ra->times.v = NULL;
@@ -132,6 +141,8 @@ int rigor__finish_row(rigor_exp_analysis_t *e, row_acc_t *ra, run_medians_t *rm)
       row->iter_p99 = rigor__median_of(&ra->it_p99);
     }
   }
+  /* Before the metric summaries sort their values out of run order. */
+  if ((rc = rigor__finish_figure(e, ra))) return rc;
   if (ra->n_metrics) {
     row->metrics = calloc(ra->n_metrics, sizeof *row->metrics);
     if (!row->metrics) return RIGOR_ENOMEM;
@@ -143,17 +154,30 @@ int rigor__finish_row(rigor_exp_analysis_t *e, row_acc_t *ra, run_medians_t *rm)
     }
     row->n_metrics = ra->n_metrics;
   }
+  const rigor_figure_t *f = &row->figure;
+  row->gate_value = row->statistic == RIGOR_GATE_ROBUST ? f->robust : f->summary.cv;
+  if (f->exact) row->gate_value = 0;
   if (row->n == 0)
     row->verdict = RIGOR_VERDICT_NO_DATA;
   else if (row->n_wrong > 0)
     row->verdict = RIGOR_VERDICT_WRONG;
-  else if (row->n < row->min_samples)
+  else if (f->n < row->min_samples)
     row->verdict = RIGOR_VERDICT_TOO_FEW;
-  else if (!(row->time.cv <= row->cv_max))
+  else if (!(row->gate_value <= row->cv_max))
     row->verdict = RIGOR_VERDICT_UNSTABLE;
   else
     row->verdict = RIGOR_VERDICT_STABLE;
   return 0;
+}
+
+void rigor__free_row(rigor_row_t *row) {
+  rigor_figure_t *f = &row->figure;
+  if (f->values != row->times) free(f->values), free(f->run_of);
+  free(f->runs), free(f->run_median);
+  free(row->times), free(row->run_of), free(row->cycle_of);
+  for (size_t m = 0; m < row->n_metrics; m++)
+    free(row->metrics[m].name);
+  free(row->metrics);
 }
 
 void rigor__free_acc(row_acc_t *ra) {
@@ -162,6 +186,6 @@ void rigor__free_acc(row_acc_t *ra) {
   for (size_t i = 0; i < sizeof all / sizeof *all; i++)
     free(all[i]->v);
   for (size_t m = 0; m < ra->n_metrics; m++)
-    free(ra->metrics[m].values.v);
+    free(ra->metrics[m].values.v), free(ra->metrics[m].runs.v);
   free(ra->metrics);
 }

@@ -201,6 +201,12 @@ int rigor_parse_percent(const char *text, double *out, char *err, size_t errlen)
     snprintf(err, errlen, "percentage '%s' is out of range", text);
     return RIGOR_ERANGE;
   }
+  /* "5" could mean 5% or 500%: a bare number is a fraction, and a fraction above 1 is refused. */
+  if (!percent && v > 1) {
+    snprintf(err, errlen, "'%s' is ambiguous: write %s%% or %g (a bare number is a fraction)", text,
+             text, v / 100);
+    return RIGOR_ERANGE;
+  }
   *out = percent ? v / 100.0 : v;
   return 0;
 }

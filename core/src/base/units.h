@@ -9,7 +9,8 @@
 int rigor_parse_size(const char *text, uint64_t *out, char *err, size_t errlen);
 /* "30s", "500ms", "5m", "1h", "250us", "100ns", or a plain number of seconds. */
 int rigor_parse_duration(const char *text, double *out, char *err, size_t errlen);
-/* "5%" -> 0.05, or a plain fraction "0.05". */
+/* "5%" -> 0.05, or a plain fraction "0.05"; a plain number above 1 ("5") is refused with a hint,
+ * since it reads as 5% to some and as 500% to others. */
 int rigor_parse_percent(const char *text, double *out, char *err, size_t errlen);
 int rigor_parse_int(const char *text, int64_t *out, char *err, size_t errlen);
 int rigor_parse_uint(const char *text, uint64_t *out, char *err, size_t errlen);

@@ -32,6 +32,7 @@ json_t *rigor_plugin_describe(const rigor_loaded_t *lp) {
   json_t *o = json_object();
   json_object_set_new(o, "params", params);
   json_object_set_new(o, "metrics", metrics);
+  if (p->primary_metric) json_object_set_new(o, "primary_metric", json_string(p->primary_metric));
   json_object_set_new(o, "name", json_string(p->name));
   json_object_set_new(o, "version", json_string(p->version ? p->version : ""));
   json_object_set_new(o, "file", json_string(lp->path));

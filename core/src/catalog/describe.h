@@ -7,7 +7,7 @@
 #include "loader.h"
 
 /* {name, version, file, sha256, params: [{name, type, default}], metrics: [{name, unit,
- * better}]}. */
+ * better}], primary_metric (only when the plugin declares one)}. */
 json_t *rigor_plugin_describe(const rigor_loaded_t *p);
 /* The name of a param type ("size", "enum", ...). */
 const char *rigor_param_type_name(rigor_param_type_t type);

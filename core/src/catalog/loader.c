@@ -127,6 +127,16 @@ int rigor_plugin_check(const rigor_plugin_t *raw, const char *file, rigor_plugin
              out->n_metrics);
     return RIGOR_EABI;
   }
+  if (out->primary_metric) {
+    bool declared = false;
+    for (uint32_t i = 0; i < out->n_metrics && !declared; i++)
+      declared = out->metrics[i].name && strcmp(out->metrics[i].name, out->primary_metric) == 0;
+    if (!declared) {
+      snprintf(err, errlen, "%s: plugin '%s': primary metric '%s' is not one of its metrics", file,
+               out->name, out->primary_metric);
+      return RIGOR_EABI;
+    }
+  }
   return 0;
 }
 

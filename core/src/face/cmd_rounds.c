@@ -7,10 +7,12 @@
 #include "writers.h"
 
 static const char usage[] =
-    "usage: rigor rounds FILE... [--metric NAME] [--format text|md|csv|json|html]\n";
+    "usage: rigor rounds FILE... [--metric NAME] [--axis AXIS] [--format text|md|csv|json|html]\n"
+    "  each FILE is a round; one FILE with a matrix axis of several levels: its levels are the\n"
+    "  rounds (the first is the baseline)\n";
 
 int rigor_cmd_rounds(int argc, char **argv) {
-  const char *metric = NULL;
+  const char *metric = NULL, *axis = NULL;
   const rigor_writer_t *writer = rigor_writer_find("text");
   const char **files = calloc((size_t)argc, sizeof *files);
   size_t n = 0;
@@ -22,13 +24,17 @@ int rigor_cmd_rounds(int argc, char **argv) {
       free(files);
       return RIGOR_EXIT_OK;
     }
-    if ((strcmp(arg, "--metric") == 0 || strcmp(arg, "--format") == 0) && i + 1 >= argc) {
+    if ((strcmp(arg, "--metric") == 0 || strcmp(arg, "--format") == 0 ||
+         strcmp(arg, "--axis") == 0) &&
+        i + 1 >= argc) {
       fprintf(stderr, "rigor rounds: %s needs a value\n%s", arg, usage);
       free(files);
       return RIGOR_EXIT_USAGE;
     }
     if (strcmp(arg, "--metric") == 0) {
       metric = argv[++i];
+    } else if (strcmp(arg, "--axis") == 0) {
+      axis = argv[++i];
     } else if (strcmp(arg, "--format") == 0) {
       const char *f = argv[++i];
       if (!(writer = rigor_writer_find(f))) {
@@ -50,10 +56,17 @@ int rigor_cmd_rounds(int argc, char **argv) {
     return RIGOR_EXIT_USAGE;
   }
   rigor_doc_t *doc = NULL;
-  int rc = rigor_rounds_doc(files, n, metric, &doc);
+  int rc = rigor_rounds_doc(files, n, metric, axis, &doc);
   if (doc && rc == 0) writer->write(doc, stdout);
   rigor_doc_free(doc);
   free(files);
+  if (rc == RIGOR_ENOENT) {
+    fprintf(stderr,
+            "rigor rounds: --axis %s: %s has no matrix axis of that name with several "
+            "levels\n",
+            axis, n == 1 ? files[0] : "rounds by axis need one file; it");
+    return RIGOR_EXIT_USAGE;
+  }
   if (rc) {
     fprintf(stderr, "rigor rounds: none of the files could be read\n");
     return RIGOR_EXIT_USAGE;

@@ -1,0 +1,571 @@
+#include "contrast.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "inference.h"
+#include "rigor/plugin.h"
+#include "stats.h"
+
+void rigor_contrast_opts_default(rigor_contrast_opts_t *o) {
+  memset(o, 0, sizeof *o);
+  o->threshold = 0.02;
+  o->alpha = 0.05;
+  o->level = 0.95;
+}
+
+/* ---- axes and levels ------------------------------------------------------------------------ */
+
+static char *label_of_value(const json_t *v) {
+  if (json_is_string(v)) return strdup(json_string_value(v));
+  return json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
+}
+
+/* The declared matrix axis named `name` in the experiment's resolved config, or NULL. */
+static const json_t *declared_axis(const rigor_exp_analysis_t *e, const char *name) {
+  size_t i;
+  json_t *a;
+  json_array_foreach(
+      json_object_get(json_object_get(json_object_get(e->record, "config"), "matrix"), "axes"), i,
+      a) {
+    const char *n = json_string_value(json_object_get(a, "axis"));
+    if (n && strcmp(n, name) == 0) return a;
+  }
+  return NULL;
+}
+
+/* The label of the level a variant's axis value names: the declared value it equals (a labelled
+ * level is recorded by its label), else the value itself. */
+static char *level_label(const json_t *declared, const json_t *value) {
+  size_t i;
+  json_t *lv;
+  json_array_foreach(json_object_get(declared, "values"), i, lv) {
+    if (json_equal(json_object_get(lv, "value"), (json_t *)value))
+      return strdup(json_string_value(json_object_get(lv, "label")));
+  }
+  json_array_foreach(json_object_get(declared, "values"), i, lv) {
+    const char *l = json_string_value(json_object_get(lv, "label"));
+    if (json_is_string(value) && l && strcmp(l, json_string_value(value)) == 0) return strdup(l);
+  }
+  return label_of_value(value);
+}
+
+static int push_label(rigor_axis_info_t *a, char *label) {
+  if (!label) return RIGOR_ENOMEM;
+  for (size_t k = 0; k < a->n_levels; k++)
+    if (strcmp(a->levels[k], label) == 0) {
+      free(label);
+      return 0;
+    }
+  char **grown = realloc(a->levels, (a->n_levels + 1) * sizeof *grown);
+  if (!grown) return free(label), RIGOR_ENOMEM;
+  a->levels = grown;
+  a->levels[a->n_levels++] = label;
+  return 0;
+}
+
+void rigor_exp_axes_free(rigor_axis_info_t *axes, size_t n) {
+  for (size_t i = 0; axes && i < n; i++) {
+    for (size_t k = 0; k < axes[i].n_levels; k++)
+      free(axes[i].levels[k]);
+    free(axes[i].levels);
+    free(axes[i].name);
+  }
+  free(axes);
+}
+
+int rigor_exp_axes(const rigor_exp_analysis_t *e, rigor_axis_info_t **axes, size_t *n) {
+  *axes = NULL;
+  *n = 0;
+  rigor_axis_info_t *out = NULL;
+  size_t count = 0;
+  int rc = 0;
+  /* Axis names in the order of the first variant that has them (the matrix's own order). */
+  for (size_t v = 0; !rc && v < e->n_variants; v++) {
+    const char *key;
+    json_t *val;
+    json_object_foreach(e->variants[v].axes, key, val) {
+      size_t i = 0;
+      while (i < count && strcmp(out[i].name, key) != 0)
+        i++;
+      if (i == count) {
+        rigor_axis_info_t *grown = realloc(out, (count + 1) * sizeof *grown);
+        if (!grown) {
+          rc = RIGOR_ENOMEM;
+          break;
+        }
+        out = grown;
+        memset(&out[count], 0, sizeof *out);
+        if (!(out[count++].name = strdup(key))) {
+          rc = RIGOR_ENOMEM;
+          break;
+        }
+      }
+    }
+  }
+  for (size_t i = 0; !rc && i < count; i++) {
+    const json_t *declared = declared_axis(e, out[i].name);
+    /* Declared levels first, in the matrix's order, then any level only the variants name. */
+    size_t k;
+    json_t *lv;
+    json_array_foreach(json_object_get(declared, "values"), k, lv) {
+      for (size_t v = 0; v < e->n_variants; v++) {
+        const json_t *val = json_object_get(e->variants[v].axes, out[i].name);
+        char *l = val ? level_label(declared, val) : NULL;
+        const char *want = json_string_value(json_object_get(lv, "label"));
+        bool match = l && want && strcmp(l, want) == 0;
+        free(l);
+        if (match) {
+          rc = push_label(&out[i], strdup(want));
+          break;
+        }
+      }
+      if (rc) break;
+    }
+    for (size_t v = 0; !rc && v < e->n_variants; v++) {
+      const json_t *val = json_object_get(e->variants[v].axes, out[i].name);
+      if (val) rc = push_label(&out[i], level_label(declared, val));
+    }
+  }
+  if (rc) {
+    rigor_exp_axes_free(out, count);
+    return rc;
+  }
+  *axes = out;
+  *n = count;
+  return 0;
+}
+
+static const rigor_axis_info_t *find_axis(const rigor_axis_info_t *axes, size_t n,
+                                          const char *name) {
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(axes[i].name, name) == 0) return &axes[i];
+  return NULL;
+}
+
+static long find_level(const rigor_axis_info_t *a, const char *label) {
+  for (size_t k = 0; k < a->n_levels; k++)
+    if (strcmp(a->levels[k], label) == 0) return (long)k;
+  return -1;
+}
+
+static void list_names(char *buf, size_t len, char *const *names, size_t n,
+                       const rigor_axis_info_t *axes) {
+  buf[0] = '\0';
+  for (size_t i = 0; i < n; i++) {
+    size_t used = strlen(buf);
+    snprintf(buf + used, len - used, "%s%s", i ? ", " : "", names ? names[i] : axes[i].name);
+  }
+}
+
+int rigor_axis_check(const rigor_exp_analysis_t *e, const char *axis, const char *level, char *err,
+                     size_t errlen) {
+  rigor_axis_info_t *axes;
+  size_t n;
+  if (rigor_exp_axes(e, &axes, &n)) return snprintf(err, errlen, "out of memory"), RIGOR_ENOMEM;
+  const rigor_axis_info_t *a = axis ? find_axis(axes, n, axis) : NULL;
+  char names[1024];
+  int rc = 0;
+  if (!a) {
+    list_names(names, sizeof names, NULL, n, axes);
+    snprintf(err, errlen, "experiment %s has no matrix axis '%s' (%s%s)", e->name, axis ? axis : "",
+             n ? "axes: " : "it has no matrix", names);
+    rc = RIGOR_EINVAL;
+  } else if (level && find_level(a, level) < 0) {
+    list_names(names, sizeof names, a->levels, a->n_levels, NULL);
+    snprintf(err, errlen, "axis '%s' of experiment %s has no level '%s' (levels: %s)", axis,
+             e->name, level, names);
+    rc = RIGOR_EINVAL;
+  }
+  rigor_exp_axes_free(axes, n);
+  return rc;
+}
+
+/* ---- pairing by block ----------------------------------------------------------------------- */
+
+/* The variant's level of the axis, as an index into a->levels (-1 when it has none). */
+static long variant_level(const rigor_exp_analysis_t *e, uint32_t v, const rigor_axis_info_t *a) {
+  const json_t *val = json_object_get(e->variants[v].axes, a->name);
+  if (!val) return -1;
+  char *l = level_label(declared_axis(e, a->name), val);
+  long k = l ? find_level(a, l) : -1;
+  free(l);
+  return k;
+}
+
+/* The variant's other axes, as canonical text (the cell it belongs to). */
+static char *cell_key(const rigor_exp_analysis_t *e, uint32_t v, const char *axis) {
+  json_t *rest = json_copy(e->variants[v].axes);
+  if (!rest) return NULL;
+  json_object_del(rest, axis);
+  char *key = json_dumps(rest, JSON_COMPACT | JSON_SORT_KEYS);
+  json_decref(rest);
+  return key;
+}
+
+static char *cell_label(const rigor_exp_analysis_t *e, uint32_t v, const char *axis) {
+  char buf[1024] = "";
+  const char *key;
+  json_t *val;
+  json_object_foreach(e->variants[v].axes, key, val) {
+    if (strcmp(key, axis) == 0) continue;
+    char *l = level_label(declared_axis(e, key), val);
+    const char *dot = strrchr(key, '.');
+    size_t used = strlen(buf);
+    snprintf(buf + used, sizeof buf - used, "%s%s=%s", used ? ", " : "", dot ? dot + 1 : key,
+             l ? l : "?");
+    free(l);
+  }
+  return strdup(buf);
+}
+
+static const rigor_row_t *row_at(const rigor_exp_analysis_t *e, uint32_t v, uint32_t p) {
+  for (size_t r = 0; r < e->n_rows; r++)
+    if (e->rows[r].variant == v && e->rows[r].point == p) return &e->rows[r];
+  return NULL;
+}
+
+/* Block of every ok run, by run index (UINT32_MAX where there is none). */
+typedef struct blocks {
+  uint32_t *of_run;
+  size_t n;
+} blocks_t;
+
+static int index_blocks(const rigor_exp_analysis_t *e, blocks_t *b) {
+  b->n = 0;
+  for (size_t k = 0; k < e->n_runs; k++)
+    if ((size_t)e->runs[k].run + 1 > b->n) b->n = (size_t)e->runs[k].run + 1;
+  b->of_run = malloc((b->n ? b->n : 1) * sizeof *b->of_run);
+  if (!b->of_run) return RIGOR_ENOMEM;
+  for (size_t i = 0; i < b->n; i++)
+    b->of_run[i] = UINT32_MAX;
+  for (size_t k = 0; k < e->n_runs; k++)
+    if (e->runs[k].status == RIGOR_RUN_OK) b->of_run[e->runs[k].run] = e->runs[k].block;
+  return 0;
+}
+
+/* The blocks in which variant v has a run record, whatever its outcome. */
+static bool ran_in_block(const rigor_exp_analysis_t *e, uint32_t v, uint32_t block) {
+  for (size_t k = 0; k < e->n_runs; k++)
+    if (e->runs[k].variant == v && e->runs[k].block == block) return true;
+  return false;
+}
+
+static double median_in_block(const rigor_figure_t *f, const blocks_t *b, uint32_t block) {
+  for (size_t r = 0; r < f->n_runs; r++)
+    if (f->runs[r] < b->n && b->of_run[f->runs[r]] == block) return f->run_median[r];
+  return NAN;
+}
+
+static void appendf(char *buf, size_t len, const char *fmt, ...) {
+  size_t used = strlen(buf);
+  if (used + 2 >= len) return;
+  if (used) strcpy(buf + used, "; "), used += 2;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf + used, len - used, fmt, ap);
+  va_end(ap);
+}
+
+/* The step a timing cannot resolve, relative to the two medians: the larger of the rows' own
+ * quanta and the smallest gap between any two of their values (identical runs on each side that
+ * differ only across sides are one step apart, not an exact difference). */
+static double relative_quantum(const rigor_row_t *a, const rigor_row_t *b) {
+  const rigor_figure_t *fa = &a->figure, *fb = &b->figure;
+  size_t n = fa->n + fb->n;
+  double *all = malloc((n ? n : 1) * sizeof *all);
+  double q = fmax(fa->quantum, fb->quantum);
+  if (all) {
+    memcpy(all, fa->values, fa->n * sizeof *all);
+    memcpy(all + fa->n, fb->values, fb->n * sizeof *all);
+    q = fmax(q, rigor_quantum_of(all, n));
+    free(all);
+  }
+  double scale = sqrt(fabs(fa->summary.median * fb->summary.median));
+  return scale > 0 ? q / scale : 0;
+}
+
+static void side_problems(const rigor_row_t *w, const char *side, char *invalid, size_t ilen,
+                          char *unstable, size_t ulen) {
+  if (w->n_wrong) appendf(invalid, ilen, "%s: correctness failed in %zu samples", side, w->n_wrong);
+  if (w->n_invalid) appendf(invalid, ilen, "%s: %zu invalid samples", side, w->n_invalid);
+  if (w->verdict == RIGOR_VERDICT_TOO_FEW)
+    appendf(unstable, ulen, "%s: %zu samples < %u", side, w->figure.n, w->min_samples);
+  else if (w->verdict == RIGOR_VERDICT_UNSTABLE)
+    appendf(unstable, ulen, "%s: %s %.2f%% > %.2f%%", side,
+            w->statistic == RIGOR_GATE_ROBUST ? "robust spread" : "CV", w->gate_value * 100,
+            w->cv_max * 100);
+}
+
+/* Fills the measurement of one contrast; the verdict waits for Holm's adjustment. */
+static void measure(const rigor_exp_analysis_t *e, const blocks_t *blocks,
+                    const rigor_contrast_opts_t *o, rigor_contrast_t *c) {
+  const rigor_row_t *ref = c->ref, *row = c->row;
+  c->ratio = c->lo = c->hi = c->p = c->p_holm = c->p_wilcoxon = c->w_plus = c->hl_ratio = NAN;
+  c->half_width = INFINITY;
+  c->figure = row->figure.name;
+  c->higher_is_better = row->figure.higher_is_better;
+  char invalid[512] = "", unstable[512] = "";
+  side_problems(ref, c->ref_label, invalid, sizeof invalid, unstable, sizeof unstable);
+  side_problems(row, c->label, invalid, sizeof invalid, unstable, sizeof unstable);
+  if (strcmp(ref->figure.name, row->figure.name) != 0)
+    appendf(invalid, sizeof invalid, "judged by %s against %s", row->figure.name, ref->figure.name);
+  uint32_t max_block = 0;
+  for (size_t k = 0; k < e->n_runs; k++)
+    max_block = e->runs[k].block > max_block ? e->runs[k].block : max_block;
+  double *d = malloc(((size_t)max_block + 1) * sizeof *d);
+  if (!d) return;
+  for (uint32_t b = 0; e->n_runs && b <= max_block; b++) {
+    double mr = median_in_block(&ref->figure, blocks, b);
+    double mc = median_in_block(&row->figure, blocks, b);
+    if (mr > 0 && mc > 0)
+      d[c->n_pairs++] = log(mc / mr);
+    else if (ran_in_block(e, c->ref_variant, b) || ran_in_block(e, c->variant, b))
+      c->n_incomplete++;
+  }
+  c->exact = ref->figure.exact && row->figure.exact && ref->figure.n && row->figure.n;
+  if (c->exact) {
+    c->ratio = c->lo = c->hi = c->hl_ratio = row->figure.values[0] / ref->figure.values[0];
+    c->half_width = 0;
+  } else if (c->n_pairs >= 2) {
+    rigor_paired_t t;
+    double floor = relative_quantum(ref, row) / sqrt(6.0);
+    rigor_stats_paired(d, c->n_pairs, o->level, floor, &t);
+    c->ratio = exp(t.mean);
+    c->lo = exp(t.lo);
+    c->hi = exp(t.hi);
+    c->half_width = t.half_width;
+    c->p = t.p;
+    c->floored = t.floored;
+    rigor_signrank_t w;
+    if (rigor_signed_rank(d, c->n_pairs, &w) == 0) {
+      c->w_plus = w.w_plus;
+      c->p_wilcoxon = w.p;
+      c->wilcoxon_exact = w.exact;
+      c->n_zero = w.n_zero;
+    }
+    c->hl_ratio = exp(rigor_walsh_median(d, c->n_pairs));
+  } else if (c->n_pairs == 1) {
+    c->ratio = exp(d[0]);
+  }
+  free(d);
+  c->verdict = RIGOR_CMP_SAME; /* decided after Holm's adjustment */
+  if (invalid[0]) {
+    c->verdict = RIGOR_CMP_INVALID;
+    snprintf(c->reason, sizeof c->reason, "%s", invalid);
+  } else if (c->exact) {
+    return; /* nothing varies: the ratio needs no test */
+  } else if (ref->figure.n == 0 || row->figure.n == 0) {
+    c->verdict = RIGOR_CMP_UNSTABLE;
+    snprintf(c->reason, sizeof c->reason, "%s: no usable samples",
+             ref->figure.n == 0 ? c->ref_label : c->label);
+  } else if (c->n_pairs < 2) {
+    c->verdict = RIGOR_CMP_UNDETERMINED;
+    snprintf(c->reason, sizeof c->reason,
+             "%zu complete block%s: a paired interval needs at least 2 (replicates: 2 or more)",
+             c->n_pairs, c->n_pairs == 1 ? "" : "s");
+  } else if (unstable[0]) {
+    c->imprecise = true;
+    snprintf(c->reason, sizeof c->reason, "%s", unstable);
+  }
+}
+
+/* "slower" and "faster" read the figure's direction: for a higher-is-better metric a lower
+ * value is slower. */
+static void decide(rigor_contrasts_t *set) {
+  const rigor_contrast_opts_t *o = &set->opts;
+  double *p = malloc((set->n ? set->n : 1) * sizeof *p);
+  double *adj = malloc((set->n ? set->n : 1) * sizeof *adj);
+  if (!p || !adj) {
+    free(p), free(adj);
+    return;
+  }
+  for (size_t i = 0; i < set->n; i++)
+    p[i] = set->items[i].verdict == RIGOR_CMP_SAME && !set->items[i].exact ? set->items[i].p : NAN;
+  rigor_holm(p, set->n, adj);
+  for (size_t i = 0; i < set->n; i++) {
+    rigor_contrast_t *c = &set->items[i];
+    c->p_holm = adj[i];
+    if (c->verdict != RIGOR_CMP_SAME) continue;
+    /* cost: > 1 means worse than the reference */
+    double cost = c->higher_is_better ? 1 / c->ratio : c->ratio;
+    double cost_lo = c->higher_is_better ? 1 / c->hi : c->lo;
+    double cost_hi = c->higher_is_better ? 1 / c->lo : c->hi;
+    double change = cost - 1;
+    bool beyond = fabs(change) >= o->threshold;
+    bool significant = c->exact || c->p_holm < o->alpha;
+    bool ci_excludes = change > 0 ? cost_lo > 1 + o->threshold : cost_hi < 1 - o->threshold;
+    if (beyond && significant && ci_excludes) {
+      c->verdict = change > 0 ? RIGOR_CMP_SLOWER : RIGOR_CMP_FASTER;
+      if (c->verdict == RIGOR_CMP_SLOWER) set->regression = true;
+      if (c->imprecise)
+        appendf(c->reason, sizeof c->reason,
+                "the whole interval lies beyond the threshold: the direction stands, the precise "
+                "figure is withheld");
+      if (!c->exact && c->n_pairs >= 6 && !(c->p_wilcoxon < o->alpha))
+        appendf(c->reason, sizeof c->reason, "the signed-rank test does not confirm it (p %.3g)",
+                c->p_wilcoxon);
+    } else if (c->imprecise) {
+      c->verdict = RIGOR_CMP_UNSTABLE;
+    } else if (!beyond) {
+      appendf(c->reason, sizeof c->reason, "change within the %.2f%% threshold",
+              o->threshold * 100);
+    } else {
+      appendf(c->reason, sizeof c->reason, "not shown beyond the threshold (Holm p %.3g%s)",
+              c->p_holm, ci_excludes ? "" : ", 95% CI reaches inside the threshold");
+    }
+    if (c->floored)
+      appendf(c->reason, sizeof c->reason,
+              "interval widened to the timing quantum (identical runs cannot show a spread)");
+    if (c->exact)
+      appendf(c->reason, sizeof c->reason, "exact: %s is identical in every repeat", c->figure);
+  }
+  free(p), free(adj);
+}
+
+static int push(rigor_contrasts_t *set, const rigor_contrast_t *c) {
+  rigor_contrast_t *grown = realloc(set->items, (set->n + 1) * sizeof *grown);
+  if (!grown) return RIGOR_ENOMEM;
+  set->items = grown;
+  set->items[set->n++] = *c;
+  return 0;
+}
+
+/* Appends the contrasts of one axis against level `ref` of it. */
+static int contrast_axis(rigor_contrasts_t *set, const rigor_axis_info_t *a, size_t ref,
+                         const blocks_t *blocks, size_t slot) {
+  const rigor_exp_analysis_t *e = set->exp;
+  const rigor_contrast_opts_t *o = &set->opts;
+  long *level = malloc((e->n_variants ? e->n_variants : 1) * sizeof *level);
+  char **cells = calloc(e->n_variants ? e->n_variants : 1, sizeof *cells);
+  int rc = level && cells ? 0 : RIGOR_ENOMEM;
+  for (size_t v = 0; !rc && v < e->n_variants; v++) {
+    level[v] = variant_level(e, (uint32_t)v, a);
+    if (level[v] >= 0 && !(cells[v] = cell_key(e, (uint32_t)v, a->name))) rc = RIGOR_ENOMEM;
+  }
+  uint32_t max_point = 0;
+  for (size_t r = 0; r < e->n_rows; r++)
+    max_point = e->rows[r].point > max_point ? e->rows[r].point : max_point;
+  /* Cells in the order of their reference variant, levels in the matrix's order. */
+  for (size_t rv = 0; !rc && rv < e->n_variants; rv++) {
+    if (level[rv] != (long)ref) continue;
+    for (size_t k = 0; !rc && k < a->n_levels; k++) {
+      if (k == ref || (o->candidate && strcmp(a->levels[k], o->candidate) != 0)) continue;
+      for (size_t v = 0; !rc && v < e->n_variants; v++) {
+        if (level[v] != (long)k || strcmp(cells[v], cells[rv]) != 0) continue;
+        for (uint32_t p = 0; !rc && e->n_rows && p <= max_point; p++) {
+          const rigor_row_t *rr = row_at(e, (uint32_t)rv, p), *cr = row_at(e, (uint32_t)v, p);
+          if (!rr || !cr) continue;
+          rigor_contrast_t c = {.axis = set->axes[slot],
+                                .ref_label = set->refs[slot],
+                                .label = a->levels[k],
+                                .ref_variant = (uint32_t)rv,
+                                .variant = (uint32_t)v,
+                                .point = p,
+                                .point_label = cr->point_label,
+                                .ref = rr,
+                                .row = cr};
+          if (!(c.cell = cell_label(e, (uint32_t)v, a->name))) {
+            rc = RIGOR_ENOMEM;
+            break;
+          }
+          measure(e, blocks, o, &c);
+          if ((rc = push(set, &c))) free(c.cell);
+        }
+      }
+    }
+  }
+  for (size_t v = 0; cells && v < e->n_variants; v++)
+    free(cells[v]);
+  free(cells), free(level);
+  return rc;
+}
+
+void rigor_contrasts_free(rigor_contrasts_t *c) {
+  if (!c) return;
+  for (size_t i = 0; i < c->n; i++)
+    free(c->items[i].cell);
+  free(c->items);
+  for (size_t i = 0; i < c->n_axes; i++)
+    free(c->axes[i]), free(c->refs[i]);
+  free(c->axes), free(c->refs);
+  rigor_exp_axes_free(c->info, c->n_info);
+  free(c);
+}
+
+int rigor_contrasts_build_opts(const rigor_exp_analysis_t *e, const char *axis, const char *ref,
+                               const rigor_contrast_opts_t *opts, rigor_contrasts_t **out) {
+  if (!e || !out || (!axis && ref)) return RIGOR_EINVAL;
+  *out = NULL;
+  rigor_axis_info_t *axes;
+  size_t n_axes;
+  int rc = rigor_exp_axes(e, &axes, &n_axes);
+  if (rc) return rc;
+  const rigor_axis_info_t *one = axis ? find_axis(axes, n_axes, axis) : NULL;
+  long ref_level = one && ref ? find_level(one, ref) : 0;
+  if ((axis && !one) || ref_level < 0 ||
+      (opts && opts->candidate && one && find_level(one, opts->candidate) < 0)) {
+    rigor_exp_axes_free(axes, n_axes);
+    return RIGOR_EINVAL;
+  }
+  rigor_contrasts_t *set = calloc(1, sizeof *set);
+  blocks_t blocks = {0};
+  if (set) {
+    set->exp = e;
+    if (opts)
+      set->opts = *opts;
+    else
+      rigor_contrast_opts_default(&set->opts);
+    set->axes = calloc(n_axes ? n_axes : 1, sizeof *set->axes);
+    set->refs = calloc(n_axes ? n_axes : 1, sizeof *set->refs);
+  }
+  rc = set && set->axes && set->refs ? index_blocks(e, &blocks) : RIGOR_ENOMEM;
+  for (size_t i = 0; !rc && i < n_axes; i++) {
+    const rigor_axis_info_t *a = &axes[i];
+    if ((one && a != one) || a->n_levels < 2) continue;
+    size_t slot = set->n_axes++;
+    set->axes[slot] = strdup(a->name);
+    set->refs[slot] = strdup(a->levels[ref_level]);
+    rc = set->axes[slot] && set->refs[slot]
+             ? contrast_axis(set, a, (size_t)ref_level, &blocks, slot)
+             : RIGOR_ENOMEM;
+  }
+  free(blocks.of_run);
+  if (set) {
+    set->info = axes;
+    set->n_info = n_axes;
+  } else {
+    rigor_exp_axes_free(axes, n_axes);
+  }
+  if (rc) {
+    rigor_contrasts_free(set);
+    return rc;
+  }
+  decide(set);
+  *out = set;
+  return 0;
+}
+
+int rigor_contrasts_build(const rigor_exp_analysis_t *e, const char *axis, const char *ref,
+                          rigor_contrasts_t **out) {
+  return rigor_contrasts_build_opts(e, axis, ref, NULL, out);
+}
+
+double rigor_precision_worst(const rigor_exp_analysis_t *e, const char *axis, const char *ref) {
+  rigor_contrasts_t *c = NULL;
+  if (!e || rigor_contrasts_build(e, axis, ref, &c)) return INFINITY;
+  double worst = 0;
+  if (c->n) {
+    for (size_t i = 0; i < c->n; i++)
+      worst = fmax(worst, c->items[i].half_width);
+  } else {
+    for (size_t r = 0; r < e->n_rows; r++)
+      worst = fmax(worst, e->rows[r].figure.half_width);
+    if (e->n_rows == 0) worst = INFINITY;
+  }
+  rigor_contrasts_free(c);
+  return worst;
+}

@@ -1,0 +1,269 @@
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "contrast.h"
+#include "html.h"
+#include "json_util.h"
+
+static bool is_time(const rigor_contrast_t *c) {
+  return c->figure && strcmp(c->figure, "time_s") == 0;
+}
+
+/* The ratio as a cost: above 1 the level is worse (slower) than the reference. */
+static void cost(const rigor_contrast_t *c, double *r, double *lo, double *hi) {
+  if (c->higher_is_better) {
+    *r = 1 / c->ratio;
+    *lo = 1 / c->hi;
+    *hi = 1 / c->lo;
+  } else {
+    *r = c->ratio;
+    *lo = c->lo;
+    *hi = c->hi;
+  }
+}
+
+static void fmt_factor(char *buf, size_t len, double f) {
+  snprintf(buf, len, f < 100 ? "%.2f" : "%.4g", f);
+}
+
+void rigor_contrast_sentence(const rigor_contrast_t *c, char *buf, size_t len) {
+  char where[600] = "";
+  if (c->cell && c->cell[0]) snprintf(where, sizeof where, "%s", c->cell);
+  if (c->point_label && c->point_label[0]) {
+    size_t used = strlen(where);
+    snprintf(where + used, sizeof where - used, "%s%s", used ? ", " : "", c->point_label);
+  }
+  char prefix[640] = "";
+  if (where[0]) snprintf(prefix, sizeof prefix, "%s: ", where);
+  const char *verb = is_time(c) ? "ran" : "is";
+  if (c->verdict != RIGOR_CMP_SAME && c->verdict != RIGOR_CMP_FASTER &&
+      c->verdict != RIGOR_CMP_SLOWER) {
+    snprintf(buf, len, "%s%s against %s: %s (%s)", prefix, c->label, c->ref_label,
+             rigor_cmp_verdict_name(c->verdict), c->reason);
+    return;
+  }
+  double r, lo, hi;
+  cost(c, &r, &lo, &hi);
+  bool slower = r > 1;
+  const char *word = is_time(c) ? (slower ? "slower" : "faster") : (slower ? "worse" : "better");
+  double f = slower ? r : 1 / r, flo = slower ? lo : 1 / hi, fhi = slower ? hi : 1 / lo;
+  char fs[32], ls[32], hs[32];
+  fmt_factor(fs, sizeof fs, f);
+  fmt_factor(ls, sizeof ls, flo);
+  fmt_factor(hs, sizeof hs, fhi);
+  char on[128] = "";
+  if (!is_time(c)) snprintf(on, sizeof on, " on %s", c->figure);
+  char blocks[64];
+  snprintf(blocks, sizeof blocks, "%zu block%s", c->n_pairs, c->n_pairs == 1 ? "" : "s");
+  if (c->exact) {
+    snprintf(buf, len, "%s%s %s %s× %s than %s%s, exact (%.10g vs %.10g), %s", prefix, c->label,
+             verb, fs, word, c->ref_label, on, c->row->figure.values[0], c->ref->figure.values[0],
+             blocks);
+  } else if (c->imprecise) {
+    snprintf(buf, len,
+             "%s%s %s %s than %s%s [%s, %s], %s, p %.2g (imprecise: the figure is "
+             "withheld)",
+             prefix, c->label, verb, word, c->ref_label, on, ls, hs, blocks, c->p);
+  } else {
+    snprintf(buf, len, "%s%s %s %s× %s than %s%s [%s, %s], %s, p %.2g%s", prefix, c->label, verb,
+             fs, word, c->ref_label, on, ls, hs, blocks, c->p,
+             c->verdict == RIGOR_CMP_SAME ? ": not shown beyond the threshold" : "");
+  }
+}
+
+static json_t *real(double v) {
+  return rigor_json_real_or_null(v);
+}
+
+json_t *rigor_contrasts_json(const rigor_contrasts_t *set) {
+  json_t *out = json_array();
+  for (size_t i = 0; set && i < set->n; i++) {
+    const rigor_contrast_t *c = &set->items[i];
+    char sentence[1200];
+    rigor_contrast_sentence(c, sentence, sizeof sentence);
+    bool withheld = c->imprecise;
+    json_t *o = json_pack(
+        "{s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:s?, s:s, s:b, s:I, s:I, s:o, s:o, s:o, s:o, s:o, "
+        "s:o, s:{s:o, s:o, s:b, s:I}, s:o, s:b, s:b, s:b, s:s, s:s, s:s}",
+        "axis", c->axis, "reference", c->ref_label, "level", c->label, "cell", c->cell,
+        "ref_variant", (json_int_t)c->ref_variant, "variant", (json_int_t)c->variant, "point",
+        (json_int_t)c->point, "point_label", c->point_label, "figure", c->figure,
+        "higher_is_better", c->higher_is_better, "pairs", (json_int_t)c->n_pairs,
+        "incomplete_blocks", (json_int_t)c->n_incomplete, "ratio", real(withheld ? NAN : c->ratio),
+        "ci_low", real(c->lo), "ci_high", real(c->hi), "half_width_log", real(c->half_width), "p",
+        real(c->p), "p_holm", real(c->p_holm), "wilcoxon", "w_plus", real(c->w_plus), "p",
+        real(c->p_wilcoxon), "exact", c->wilcoxon_exact, "zeros", (json_int_t)c->n_zero, "hl_ratio",
+        real(withheld ? NAN : c->hl_ratio), "exact", c->exact, "floored", c->floored, "imprecise",
+        c->imprecise, "verdict", rigor_cmp_verdict_name(c->verdict), "reason", c->reason,
+        "sentence", sentence);
+    json_array_append_new(out, o);
+  }
+  return out;
+}
+
+static void fmt_interval(char *buf, size_t len, const rigor_contrast_t *c) {
+  if (isfinite(c->lo) && isfinite(c->hi))
+    snprintf(buf, len, "[%+.2f%%, %+.2f%%]", (c->lo - 1) * 100, (c->hi - 1) * 100);
+  else
+    snprintf(buf, len, "-");
+}
+
+static rigor_table_t *contrasts_table(const rigor_contrasts_t *set) {
+  static const char *const h[] = {"axis",       "point",         "cell",     "level",   "reference",
+                                  "figure",     "blocks",        "dropped",  "ratio",   "95% CI",
+                                  "p t (Holm)", "p signed-rank", "HL ratio", "verdict", "why"};
+  enum { N = sizeof h / sizeof *h };
+  rigor_table_t *t = rigor_table_new("contrasts (level / reference, paired by block)", N, h);
+  static const rigor_col_kind_t kinds[N] = {[6] = RIGOR_COL_COUNT,
+                                            [7] = RIGOR_COL_COUNT,
+                                            [8] = RIGOR_COL_CHANGE,
+                                            [12] = RIGOR_COL_CHANGE};
+  for (size_t k = 0; t && k < N; k++)
+    rigor_table_kind(t, k, kinds[k]);
+  for (size_t i = 0; t && i < set->n; i++) {
+    const rigor_contrast_t *c = &set->items[i];
+    long row = rigor_table_add_row(t);
+    if (row < 0) break;
+    size_t w = (size_t)row;
+    char s[600];
+    rigor_table_set_text(t, w, 0, c->axis);
+    rigor_table_set_text(t, w, 1, c->point_label ? c->point_label : "-");
+    rigor_table_set_text(t, w, 2, c->cell && c->cell[0] ? c->cell : "-");
+    rigor_table_set_text(t, w, 3, c->label);
+    rigor_table_set_text(t, w, 4, c->ref_label);
+    rigor_table_set_text(t, w, 5, c->figure);
+    rigor_table_set_value(t, w, 6, (double)c->n_pairs);
+    rigor_table_set_value(t, w, 7, (double)c->n_incomplete);
+    if (c->imprecise)
+      rigor_table_set_text(t, w, 8, "withheld");
+    else
+      rigor_table_set_value(t, w, 8, c->ratio - 1);
+    fmt_interval(s, sizeof s, c);
+    rigor_table_set_text(t, w, 9, s);
+    if (c->exact)
+      snprintf(s, sizeof s, "exact");
+    else if (isfinite(c->p) && isfinite(c->p_holm))
+      snprintf(s, sizeof s, "%.3g (%.3g)", c->p, c->p_holm);
+    else if (isfinite(c->p))
+      snprintf(s, sizeof s, "%.3g", c->p);
+    else
+      snprintf(s, sizeof s, "-");
+    rigor_table_set_text(t, w, 10, s);
+    if (isfinite(c->p_wilcoxon))
+      snprintf(s, sizeof s, "%.3g%s", c->p_wilcoxon, c->wilcoxon_exact ? " exact" : "");
+    else
+      snprintf(s, sizeof s, "-");
+    rigor_table_set_text(t, w, 11, s);
+    if (c->imprecise)
+      rigor_table_set_text(t, w, 12, "withheld");
+    else
+      rigor_table_set_value(t, w, 12, c->hl_ratio - 1);
+    rigor_table_set_text(t, w, 13, rigor_cmp_verdict_name(c->verdict));
+    rigor_table_set_text(t, w, 14, c->reason[0] ? c->reason : "-");
+  }
+  return t;
+}
+
+/* ---- forest plot ---------------------------------------------------------------------------- */
+
+enum { FW = 860, FLEFT = 300, FRIGHT = 30, FTOP = 20, FROW = 22, FBOTTOM = 44 };
+
+static double fx(double v, double lo, double hi) {
+  return FLEFT + (log(v) - log(lo)) / (log(hi) - log(lo)) * (FW - FLEFT - FRIGHT);
+}
+
+static const char *verdict_color(rigor_cmp_verdict_t v) {
+  switch (v) {
+  case RIGOR_CMP_SLOWER:
+    return "#d62728";
+  case RIGOR_CMP_FASTER:
+    return "#2ca02c";
+  case RIGOR_CMP_SAME:
+    return "#1f77b4";
+  default:
+    return "#888";
+  }
+}
+
+/* One line per contrast: the interval of level / reference as a cost (right of 1 is slower), on
+ * a log axis, with 1 and the threshold marked. */
+static void forest_svg(const void *arg, FILE *out) {
+  const rigor_contrasts_t *set = *(const rigor_contrasts_t *const *)arg;
+  double lo = 1 / (1 + 2 * set->opts.threshold), hi = 1 + 2 * set->opts.threshold;
+  size_t shown = 0;
+  for (size_t i = 0; i < set->n; i++) {
+    double r, l, h;
+    cost(&set->items[i], &r, &l, &h);
+    if (!isfinite(r) || r <= 0) continue;
+    shown++;
+    if (isfinite(l) && l > 0) lo = fmin(lo, l);
+    if (isfinite(h)) hi = fmax(hi, h);
+    lo = fmin(lo, r), hi = fmax(hi, r);
+  }
+  if (!shown) return;
+  lo /= 1.05, hi *= 1.05;
+  int height = FTOP + (int)shown * FROW + FBOTTOM;
+  fprintf(out,
+          "<h4>contrasts: level / reference (right of 1 is slower)</h4>\n<svg "
+          "xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" class=\"chart\">\n",
+          FW, height);
+  double y_end = FTOP + (double)shown * FROW;
+  double marks[3] = {1, 1 + set->opts.threshold, 1 - set->opts.threshold};
+  for (int m = 0; m < 3; m++) {
+    if (!(marks[m] > lo && marks[m] < hi)) continue;
+    fprintf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%.1f\" stroke=\"%s\"%s/>\n",
+            fx(marks[m], lo, hi), fx(marks[m], lo, hi), FTOP, y_end, m ? "#999" : "#000",
+            m ? " stroke-dasharray=\"4,3\"" : "");
+  }
+  size_t k = 0;
+  for (size_t i = 0; i < set->n; i++) {
+    const rigor_contrast_t *c = &set->items[i];
+    double r, l, h;
+    cost(c, &r, &l, &h);
+    if (!isfinite(r) || r <= 0) continue;
+    double y = FTOP + (double)k++ * FROW + FROW / 2.0;
+    char label[900];
+    snprintf(label, sizeof label, "%s%s%s%s%s vs %s", c->cell && c->cell[0] ? c->cell : "",
+             c->cell && c->cell[0] ? ", " : "", c->point_label ? c->point_label : "",
+             c->point_label ? ": " : "", c->label, c->ref_label);
+    fprintf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">", FLEFT - 8, y + 4);
+    rigor_html_escape(out, label);
+    fputs("</text>\n", out);
+    const char *color = verdict_color(c->verdict);
+    if (isfinite(l) && isfinite(h) && l > 0)
+      fprintf(out,
+              "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+              "stroke-width=\"2\"/>\n",
+              fx(l, lo, hi), fx(h, lo, hi), y, y, color);
+    if (!c->imprecise)
+      fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/>\n", fx(r, lo, hi), y,
+              color);
+  }
+  fprintf(out, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#000\"/>\n", FLEFT,
+          FW - FRIGHT, y_end, y_end);
+  for (int t = 0; t <= 4; t++) {
+    double v = exp(log(lo) + (log(hi) - log(lo)) * t / 4);
+    fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.3gx</text>\n", fx(v, lo, hi),
+            y_end + 16, v);
+  }
+  fputs("</svg>\n<p class=\"legend\">line: 95% interval; dot: the ratio (withheld when "
+        "imprecise); dashed: the threshold; colour: verdict (red slower, green faster, blue "
+        "same, grey undecided)</p>\n",
+        out);
+}
+
+void rigor_contrasts_doc(rigor_doc_t *doc, const rigor_contrasts_t *c) {
+  if (!c || c->n == 0) return;
+  for (size_t a = 0; a < c->n_axes; a++)
+    rigor_doc_text(doc,
+                   "contrasts of %s against %s (threshold %.2f%%, alpha %.2g, Holm):", c->axes[a],
+                   c->refs[a], c->opts.threshold * 100, c->opts.alpha);
+  for (size_t i = 0; i < c->n; i++) {
+    char s[1200];
+    rigor_contrast_sentence(&c->items[i], s, sizeof s);
+    rigor_doc_text(doc, "  %s", s);
+  }
+  rigor_doc_table(doc, contrasts_table(c));
+  rigor_doc_figure(doc, forest_svg, &c, sizeof c);
+}
