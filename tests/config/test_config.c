@@ -305,6 +305,38 @@ static void test_incomplete_square_warns(void **state) {
   rigor_config_free(cfg);
 }
 
+/* replicates as a map: the schedule holds max blocks, the canonical order keeps the map (so the
+ * hash covers it), and a plain count keeps its old canonical form. */
+static void test_adaptive_replicates(void **state) {
+  (void)state;
+  rigor_config_t *cfg = load_text("adaptive.yaml",
+                                  "schema: 1\nname: a\nplugin: cfgfix\n"
+                                  "order: {design: latin, replicates: {max: 40, precision: 1%}}\n",
+                                  NULL);
+  rigor_experiment_t *e = &cfg->experiments[0];
+  assert_int_equal(e->order.min_blocks, 3);
+  assert_int_equal(e->order.replicates, 40);
+  assert_true(e->order.precision == 0.01);
+  assert_int_equal(e->schedule.n_blocks, 40);
+  assert_json(json_object_get(json_object_get(e->resolved, "order"), "replicates"),
+              "{\"max\":40,\"min\":3,\"precision\":0.01}");
+  char hash[65];
+  memcpy(hash, e->hash, sizeof hash);
+  rigor_config_free(cfg);
+  cfg = load_text("adaptive2.yaml",
+                  "schema: 1\nname: a\nplugin: cfgfix\n"
+                  "order: {design: latin, replicates: {min: 3, max: 40, precision: 0.01}}\n",
+                  NULL);
+  assert_string_equal(cfg->experiments[0].hash, hash);
+  rigor_config_free(cfg);
+  cfg =
+      load_text("fixed.yaml", "schema: 1\nname: a\nplugin: cfgfix\norder: {replicates: 4}\n", NULL);
+  assert_json(json_object_get(json_object_get(cfg->experiments[0].resolved, "order"), "replicates"),
+              "4");
+  assert_true(cfg->experiments[0].order.precision == 0);
+  rigor_config_free(cfg);
+}
+
 static void test_extends_merges_and_replaces(void **state) {
   (void)state;
   free(write_file(dir, "team/base.yaml",
@@ -416,6 +448,7 @@ int main(void) {
       cmocka_unit_test(test_extends_merges_and_replaces),
       cmocka_unit_test(test_runs_commands),
       cmocka_unit_test(test_timing_json_round_trip),
+      cmocka_unit_test(test_adaptive_replicates),
       cmocka_unit_test(test_shipped_design_examples),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

@@ -156,6 +156,7 @@ typedef struct rigor_exp_analysis {
   rigor_design_effect_t *effects;
   size_t n_effects;
   size_t ignored_samples; /* samples of attempts that have no run record */
+  json_t *stop;           /* the last stop record (adaptive replication, a deadline), or NULL */
 } rigor_exp_analysis_t;
 
 typedef struct rigor_analysis {

@@ -278,6 +278,8 @@ static int analyse_file(rigor_analysis_t *a, json_t *records, const char *source
         read_experiment_record(e, rec);
       else if (strcmp(type, "run") == 0)
         rc = add_run(e, &builds[x], rec);
+      else if (strcmp(type, "stop") == 0)
+        e->stop = rec; /* a later stop (after --resume) supersedes an earlier one */
       else if (is_sample)
         rc = add_sample(e, &builds[x], rec);
       if (rc) break;

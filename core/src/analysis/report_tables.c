@@ -278,6 +278,7 @@ size_t rigor_report_tables(const rigor_exp_analysis_t *e, rigor_by_t by, rigor_t
   rigor_table_t *all[] = {summary_table(e, rows),
                           runs_table(e),
                           rigor_report_builds_table(e),
+                          e->stop ? rigor_report_replication_table(e) : NULL,
                           iterations_table(e, rows),
                           rigor_report_calibration_table(e),
                           metrics_table(e, rows),
@@ -320,6 +321,7 @@ json_t *rigor_report_notes(const rigor_analysis_t *a, const rigor_exp_analysis_t
   if (e->incomplete_design)
     note(notes, "the number of blocks is not a multiple of the square: balance is incomplete");
   rigor_report_builds_notes(e, notes);
+  rigor_report_replication_notes(e, notes);
   for (size_t d = 0; d < e->n_effects; d++) {
     const rigor_design_effect_t *x = &e->effects[d];
     if (x->warn_position)

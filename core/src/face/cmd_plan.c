@@ -35,8 +35,17 @@ static void print_experiment(const rigor_experiment_t *e) {
   const rigor_schedule_t *s = &e->schedule;
   const char *plugin = json_string_value(json_object_get(e->resolved, "plugin"));
   printf("experiment %s (%s)\n", e->name, e->source);
-  printf("  plugin %s; %u variants x %u blocks = %llu runs\n", plugin, s->n_variants, s->n_blocks,
-         (unsigned long long)s->n_variants * s->n_blocks);
+  if (e->order.precision > 0)
+    printf("  plugin %s; %u variants x %u to %u blocks = %llu to %llu runs\n"
+           "  replicates adaptive: min %u, max %u blocks, until every 95%% half-width is at most "
+           "%g%%\n",
+           plugin, s->n_variants, e->order.min_blocks, s->n_blocks,
+           (unsigned long long)s->n_variants * e->order.min_blocks,
+           (unsigned long long)s->n_variants * s->n_blocks, e->order.min_blocks, s->n_blocks,
+           e->order.precision * 100);
+  else
+    printf("  plugin %s; %u variants x %u blocks = %llu runs\n", plugin, s->n_variants, s->n_blocks,
+           (unsigned long long)s->n_variants * s->n_blocks);
   printf("  order %s, seed %llu%s", e->order.design->name, (unsigned long long)e->order.seed,
          e->order.randomize ? ", randomized" : "");
   if (s->square_rows)

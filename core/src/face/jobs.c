@@ -36,6 +36,9 @@ static int job_of(const rigor_experiment_t *e, rigor_job_t *j) {
       .seed = e->order.seed,
       .runs_commands = e->runs_commands,
       .deadline_s = json_is_number(deadline) ? json_number_value(deadline) : 0,
+      .min_blocks = e->order.precision > 0 ? e->order.min_blocks : e->schedule.n_blocks,
+      .precision = e->order.precision,
+      .square_rows = e->schedule.square_rows,
   };
   return j->schedule ? 0 : RIGOR_ENOMEM;
 }

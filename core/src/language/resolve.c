@@ -103,6 +103,31 @@ static int resolve_launcher(rigor__cfg_t *c, const rigor__node_t *n, json_t **ou
   return 0;
 }
 
+/* replicates: {min, max, precision}: the schedule holds max blocks, of which the first min
+ * always run. Two blocks are the fewest that give an interval. */
+static int resolve_adaptive(rigor__cfg_t *c, const rigor__node_t *n, rigor_order_t *o) {
+  static const char *const keys[] = {"min", "max", "precision", NULL};
+  if (rigor__check_keys(c, n, keys, "order.replicates")) return RIGOR_ECONFIG;
+  const rigor__node_t *min = rigor__get(n, "min"), *max = rigor__get(n, "max"),
+                      *precision = rigor__get(n, "precision");
+  if (!max || !precision)
+    return rigor__fail(c, n,
+                       "order.replicates as a mapping needs 'max' and 'precision' (and takes "
+                       "'min', default 3): {min: 3, max: 40, precision: 1%%}");
+  uint64_t lo = 3, hi = 0;
+  if (rigor__get_uint(c, max, "order.replicates.max", 2, 1000000, &hi)) return RIGOR_ECONFIG;
+  if (!min && hi < lo) lo = hi;
+  if (min && rigor__get_uint(c, min, "order.replicates.min", 2, 1000000, &lo)) return RIGOR_ECONFIG;
+  if (lo > hi)
+    return rigor__fail(c, min, "order.replicates.min (%llu) is above max (%llu)",
+                       (unsigned long long)lo, (unsigned long long)hi);
+  if (rigor__get_percent(c, precision, "order.replicates.precision", 1e-6, 0.999999, &o->precision))
+    return RIGOR_ECONFIG;
+  o->min_blocks = (uint32_t)lo;
+  o->replicates = (uint32_t)hi;
+  return 0;
+}
+
 static int resolve_order(rigor__cfg_t *c, const rigor__node_t *n, rigor_order_t *o) {
   *o = (rigor_order_t){.design = rigor_design_find("sequential"), .replicates = 1};
   if (!n || rigor__is_null(n)) return 0;
@@ -115,7 +140,9 @@ static int resolve_order(rigor__cfg_t *c, const rigor__node_t *n, rigor_order_t 
     if (rigor__get_enum(c, v, "order.design", rigor_design_names(), &design)) return RIGOR_ECONFIG;
     o->design = &rigor_designs[design];
   }
-  if ((v = rigor__get(n, "replicates"))) {
+  if ((v = rigor__get(n, "replicates")) && v->kind == RIGOR__MAP) {
+    if (resolve_adaptive(c, v, o)) return RIGOR_ECONFIG;
+  } else if (v) {
     if (rigor__get_uint(c, v, "order.replicates", 1, 1000000, &u)) return RIGOR_ECONFIG;
     o->replicates = (uint32_t)u;
   }
@@ -234,16 +261,22 @@ static int resolve_experiment(rigor__cfg_t *c, const rigor__node_t *n, const top
   if (!rc && e->schedule.incomplete)
     rigor__warn(c, rigor__get(n, "order"),
                 "experiment '%s': %u blocks leave the %u-row %s square incomplete, so positions "
-                "are not balanced (use a multiple of %u replicates)",
+                "are not balanced (use a multiple of %u %s)",
                 name, e->schedule.n_blocks, e->schedule.square_rows, e->order.design->name,
-                e->schedule.square_rows);
+                e->schedule.square_rows,
+                e->order.precision > 0 ? "as replicates.max" : "replicates");
   if (rc) {
     json_decref(settings), json_decref(matrix);
     return rc;
   }
-  json_t *order = json_pack("{s:s, s:I, s:I, s:b}", "design", e->order.design->name, "replicates",
-                            (json_int_t)e->order.replicates, "seed", (json_int_t)e->order.seed,
-                            "randomize", (int)e->order.randomize);
+  json_t *replicates =
+      e->order.precision > 0
+          ? json_pack("{s:I, s:I, s:f}", "min", (json_int_t)e->order.min_blocks, "max",
+                      (json_int_t)e->order.replicates, "precision", e->order.precision)
+          : json_integer((json_int_t)e->order.replicates);
+  json_t *order =
+      json_pack("{s:s, s:o, s:I, s:b}", "design", e->order.design->name, "replicates", replicates,
+                "seed", (json_int_t)e->order.seed, "randomize", (int)e->order.randomize);
   e->resolved = json_pack("{s:i, s:s, s:s?, s:s, s:o, s:o, s:o}", "schema", 1, "name", name,
                           "description", description, "plugin", d->name, "settings", settings,
                           "matrix", matrix, "order", order);

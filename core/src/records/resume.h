@@ -12,6 +12,7 @@ typedef struct rigor_resume {
   size_t n_runs;
   uint8_t *done;     /* per run: 1 once a record gave it a final status (ok, skipped, invalid) */
   uint32_t *attempt; /* per run: the last attempt seen, 0 for none */
+  bool stopped;      /* a stop record ended the experiment (precision or max): nothing to run */
 } rigor_resume_t;
 
 /* Scans `path` for experiment `name` with `n_runs` runs. A different experiment hash is refused

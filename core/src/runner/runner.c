@@ -346,6 +346,28 @@ static int open_outputs(runner_t *r, bool truncate_it) {
   return rc == RIGOR_ECONFIG ? RIGOR_ECONFIG : rc < 0 ? RIGOR_EIO : 0;
 }
 
+/* Whether some run of block `b` already has a record that ends it: an earlier invocation went
+ * on past block b - 1, so that decision is not asked again. */
+static bool block_started(const rigor_resume_t *rs, uint32_t b, uint32_t n, uint32_t total) {
+  for (uint32_t k = b * n; rs->done && k < (b + 1) * n && k < total; k++)
+    if (rs->done[k]) return true;
+  return false;
+}
+
+/* Tells the caller where the experiment stands; appends the record it hands back. */
+static bool ask(runner_t *r, rigor_block_event_t event, uint32_t blocks) {
+  if (!r->opts->after_block) return true;
+  json_t *rec = NULL;
+  rigor_block_report_t b = {.job = r->job, .event = event, .blocks = blocks};
+  bool go_on = r->opts->after_block(r->opts->after_block_arg, &b, &rec);
+  if (rec) {
+    write_record(r, &r->out, rec);
+    json_decref(rec);
+    if (!r->io_error && rigor_results_sync(&r->out, r->err, r->errlen) < 0) r->io_error = RIGOR_EIO;
+  }
+  return go_on;
+}
+
 /* Runs an experiment whose plugin is loaded; the caller unloads it on every path. */
 static int run_loaded(runner_t *r, claimed_t *claimed) {
   const rigor_job_t *job = r->job;
@@ -391,15 +413,23 @@ static int run_loaded(runner_t *r, claimed_t *claimed) {
   }
   uint64_t t_start = rigor_now_ns();
   r->deadline_ns = job->deadline_s > 0 ? t_start + (uint64_t)(job->deadline_s * 1e9) : 0;
-  uint32_t done = 0;
+  uint32_t done = 0, n = job->n_variants, k = 0;
   bool deadline = false;
-  for (uint32_t k = 0; k < total && !rigor_signals_received() && !r->io_error; k++) {
-    if (rs.done && rs.done[k]) continue;
-    double left = time_left(r);
-    if ((deadline = left < 0)) break;
-    run_one(r, k, rs.attempt ? rs.attempt[k] + 1 : 1, done, t_start, left);
-    done++;
+  /* An experiment a stop record ended has nothing left to run. */
+  for (; k < total && !rs.stopped && !rigor_signals_received() && !r->io_error; k++) {
+    if (!(rs.done && rs.done[k])) {
+      double left = time_left(r);
+      if ((deadline = left < 0)) break;
+      run_one(r, k, rs.attempt ? rs.attempt[k] + 1 : 1, done, t_start, left);
+      done++;
+    }
+    uint32_t blocks = k / n + 1;
+    if (k % n == n - 1 && !block_started(&rs, blocks, n, total) && !rigor_signals_received() &&
+        !ask(r, blocks == job->n_blocks ? RIGOR_BLOCK_LAST : RIGOR_BLOCK_DONE, blocks))
+      break;
   }
+  /* Run k did not start: the blocks before its own are complete. */
+  if (deadline) ask(r, RIGOR_BLOCK_DEADLINE, k / n);
   rigor_resume_free(&rs);
   rigor_results_sync(&r->out, r->err, r->errlen);
   rigor_results_close(&r->out);
