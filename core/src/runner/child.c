@@ -97,7 +97,6 @@ static rigor_run_status_t measure(child_t *c, const rigor_timing_t *timing,
   };
   rigor_clock_probe(&m.clock);
   rc = rigor_measure_run(&m);
-  free(m.iters);
   end->calibration = m.calibration;
   if (rc == RIGOR_ETIMEDOUT || c->ctx.deadline_hit) {
     /* The experiment ran out of time, not the run: it is interrupted, and --resume repeats it. */

@@ -390,10 +390,7 @@ static int choose_iters(rigor_measure_t *m) {
   return 0;
 }
 
-int rigor_measure_run(rigor_measure_t *m) {
-  int rc = warmup(m);
-  if (rc == 0) rc = choose_iters(m);
-  if (rc < 0) return rc;
+static int measure_cycles(rigor_measure_t *m) {
   uint64_t most = 1;
   for (uint32_t pt = 0; pt < m->n_points; pt++)
     most = m->iters[pt] > most ? m->iters[pt] : most;
@@ -403,6 +400,7 @@ int rigor_measure_run(rigor_measure_t *m) {
     iter_buf = calloc(most, sizeof(double));
     if (!iter_buf) return RIGOR_ENOMEM;
   }
+  int rc = 0;
   for (uint32_t c = 0; c < m->timing->cycles && rc == 0; c++)
     for (uint32_t pt = 0; pt < m->n_points && rc == 0; pt++) {
       if (m->ctx->host.should_stop(m->ctx)) {
@@ -412,5 +410,14 @@ int rigor_measure_run(rigor_measure_t *m) {
       rc = measure_point(m, c, pt, iter_buf);
     }
   free(iter_buf);
+  return rc;
+}
+
+int rigor_measure_run(rigor_measure_t *m) {
+  int rc = warmup(m);
+  if (rc == 0) rc = choose_iters(m);
+  if (rc == 0) rc = measure_cycles(m);
+  free(m->iters);
+  m->iters = NULL;
   return rc;
 }

@@ -33,13 +33,13 @@ typedef struct rigor_measure {
   /* Outcome. */
   uint64_t samples;
   uint64_t wrong_samples;
-  uint64_t *iters;     /* per point: the window's iterations (timing.iters, or calibrated) */
+  uint64_t *iters;     /* while running, per point: the window's iterations (or calibrated) */
   json_t *calibration; /* iters: auto: [{point, iters, min_window_s, windows: [[iters, s]...]}] */
 } rigor_measure_t;
 
 /* Runs warmup (and, under iters: auto, the calibration of each point) and every cycle of every
  * point; emits one sample per (cycle, point). Returns 0, or the first error (the plugin's, or
- * RIGOR_ECANCELED when stopped). The caller frees m->iters and takes m->calibration. */
+ * RIGOR_ECANCELED when stopped). The caller takes m->calibration. */
 int rigor_measure_run(rigor_measure_t *m);
 
 /* The shortest window that is not too short: STREAM's 20 clock resolutions, and 100 reads of the
