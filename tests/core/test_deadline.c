@@ -54,6 +54,17 @@ static void test_no_run_starts_past_the_deadline(void **st) {
   assert_true(runs >= 1 && runs < 40);
   assert_int_equal(ok + interrupted, runs);
   assert_true(interrupted <= 1);
+  /* A stop record says the deadline ended it, after the blocks whose runs all ran (one variant:
+   * a block is a run, the one the deadline cut included). */
+  assert_int_equal(results_count(recs, "stop", "reason", "deadline"), 1);
+  size_t i;
+  json_t *rec;
+  json_array_foreach(recs, i, rec) {
+    if (strcmp(json_string_value(json_object_get(rec, "type")), "stop") != 0) continue;
+    json_int_t blocks = json_integer_value(json_object_get(rec, "blocks"));
+    assert_true(blocks < 40);
+    assert_int_equal((size_t)blocks, runs);
+  }
   json_decref(recs);
   free(out);
   cmd_result_free(&r);
