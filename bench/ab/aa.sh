@@ -4,7 +4,7 @@
 # `faster` or `slower` is a false verdict. Judged at the default threshold (2%) and at 0.5%, the
 # threshold bench/ab/planted.sh uses for its 2% plant.
 #
-#   bench/ab/aa.sh [BUILD_DIR]        env: N (20), WORK (a scratch folder)
+#   bench/ab/aa.sh [BUILD_DIR]        env: N (20), WORK (a scratch folder), QUIET
 BUILD=${1:-${BUILD:-build}}
 . "$(dirname "$0")/common.sh"
 n=${N:-20}
@@ -13,9 +13,10 @@ machine
 : >"$work/aa-0.5.txt"
 for i in $(seq 1 "$n"); do
   out=$work/aa-$i.jsonl
+  load=$(quiet)
   secs=$(run_one "$here/aa.yaml" "$out" --build "a=$plugins" --build "b=$plugins")
-  judge "$out" build 2% "$secs" | tee -a "$work/aa-2.txt"
-  judge "$out" build 0.5% "$secs" >>"$work/aa-0.5.txt"
+  judge "$out" build 2% "$secs" "$load" | tee -a "$work/aa-2.txt"
+  judge "$out" build 0.5% "$secs" "$load" >>"$work/aa-0.5.txt"
 done
 machine
 echo "A/A, threshold 2%:   $(summary "$work/aa-2.txt")"

@@ -17,13 +17,27 @@ machine() {
   echo "cpu: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 }
 
-# judge FILE AXIS THRESHOLD SECONDS: "blocks reason verdict ratio lo hi seconds" of the one
-# contrast of FILE's AXIS at THRESHOLD.
+# quiet: with QUIET=L, waits (at most QUIET_WAIT seconds, 900) until the 1-minute load
+# average is below L, so that other tenants of a shared machine disturb the next experiment
+# less; prints the load it starts at.
+quiet() {
+  if [ -n "${QUIET:-}" ]; then
+    waited=0
+    while awk -v l="$QUIET" '{ exit !($1 >= l) }' /proc/loadavg && [ "$waited" -lt "${QUIET_WAIT:-900}" ]; do
+      sleep 10
+      waited=$((waited + 10))
+    done
+  fi
+  cut -d' ' -f1 /proc/loadavg
+}
+
+# judge FILE AXIS THRESHOLD SECONDS LOAD: "blocks reason verdict ratio lo hi seconds load" of
+# the one contrast of FILE's AXIS at THRESHOLD.
 judge() {
   stop=$(jq -r 'select(.type == "stop") | "\(.blocks) \(.reason)"' "$1" | tail -n 1)
   "$rigor" compare "$1" --axis "$2" --threshold "$3" --format json >"$work/judge.json" || true
   verdict=$(jq -r '.contrasts[0] | "\(.verdict) \(.ratio) \(.ci_low) \(.ci_high)"' "$work/judge.json")
-  echo "$stop $verdict $4"
+  echo "$stop $verdict $4 ${5:-}"
 }
 
 # run_one CONFIG OUT [ARGS...]: runs one experiment quietly and prints its wall seconds.

@@ -4,7 +4,7 @@
 # within 1%, at most 30 blocks); the median wall time from `rigor run` to its stop, and the
 # blocks it took.
 #
-#   bench/ab/time.sh [BUILD_DIR]      env: TRIES (10), WORK
+#   bench/ab/time.sh [BUILD_DIR]      env: TRIES (10), WORK, QUIET
 BUILD=${1:-${BUILD:-build}}
 . "$(dirname "$0")/common.sh"
 tries=${TRIES:-10}
@@ -12,8 +12,9 @@ machine
 : >"$work/time.txt"
 for i in $(seq 1 "$tries"); do
   out=$work/time-$i.jsonl
+  load=$(quiet)
   secs=$(run_one "$here/aa.yaml" "$out" --build "a=$plugins" --build "b=$plugins")
-  judge "$out" build 2% "$secs" | tee -a "$work/time.txt"
+  judge "$out" build 2% "$secs" "$load" | tee -a "$work/time.txt"
 done
 machine
 echo "1% answer, triad at 1 thread: $(summary "$work/time.txt")"
