@@ -50,8 +50,7 @@ _rigor() {
     --format)
       case $command in
         plugins) COMPREPLY=($(compgen -W "text md" -- "$cur")) ;;
-        report) COMPREPLY=($(compgen -W "text md csv json html" -- "$cur")) ;;
-        *) COMPREPLY=($(compgen -W "text json" -- "$cur")) ;;
+        *) COMPREPLY=($(compgen -W "text md csv json html" -- "$cur")) ;;
       esac
       return
       ;;
@@ -59,7 +58,11 @@ _rigor() {
       COMPREPLY=($(compgen -W "variant point" -- "$cur"))
       return
       ;;
-    --threshold | --seed | --metric | --ignore-identity | --build)
+    --fail-on)
+      COMPREPLY=($(compgen -W "undetermined unstable invalid incomparable missing" -- "$cur"))
+      return
+      ;;
+    --threshold | --seed | --metric | --ignore-identity | --axis | --ref | --candidate | --build)
       return
       ;;
     --only)
@@ -104,21 +107,22 @@ _rigor() {
       ;;
     report)
       if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "--format -o --by --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "--format -o --by --ref --help" -- "$cur"))
       else
         _filedir jsonl
       fi
       ;;
     compare)
       if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "--threshold --format --ignore-identity --seed --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "--threshold --fail-on --format --ignore-identity --seed --axis
+          --ref --candidate --help" -- "$cur"))
       else
         _filedir jsonl
       fi
       ;;
     rounds)
       if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "--metric --format --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "--metric --axis --format --help" -- "$cur"))
       else
         _filedir jsonl
       fi

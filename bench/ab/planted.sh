@@ -1,31 +1,31 @@
-#!/bin/sh
-# A planted slowdown within one results file: triad over 1.00x and (1 + PLANT)x the elements as a
-# matrix axis (bench/ab/planted.yaml), N experiments (20), each replicated until the contrast's
-# 95% interval is within 1%. Prints how many found the longer arrays `slower` and the blocks
-# that took. A verdict needs the whole interval beyond the threshold, so a 2% plant is judged
-# at 0.5% (THRESHOLD), a 5% one at the default 2%.
-#
-#   PLANT=5 bench/ab/planted.sh [BUILD_DIR]     env: PLANT (5), THRESHOLD, ELEMENTS, N (20),
-#                                               WORK, QUIET (a load average to wait below)
-BUILD=${1:-${BUILD:-build}}
-. "$(dirname "$0")/common.sh"
-n=${N:-20}
-plant=${PLANT:-5}
-threshold=${THRESHOLD:-$([ "$plant" -ge 5 ] && echo 2% || echo 0.5%)}
-# The base length is STREAM's rule on this project's machine (each array 4 times its 32 MiB
-# last-level cache, in doubles: the stream plugin's default there); ELEMENTS sets another.
-base=${ELEMENTS:-16777216}
-elements=$(awk -v b="$base" -v p="$plant" 'BEGIN { printf "%d", b * (1 + p / 100) + 0.5 }')
-sed -e "s/@BASE@/$base/" -e "s/@ELEMENTS@/$elements/" "$here/planted.yaml" >"$work/planted-$plant.yaml"
+#!/usr/bin/env bash
+# How often a planted 5% slowdown inside one file is found: TRIES experiments of planted.yaml,
+# each compared by axis (level b against a); and the same with the two levels equal (A/A), which
+# must never give a direction. Usage: bench/ab/planted.sh [TRIES]
+set -euo pipefail
+source "$(dirname "$0")/common.sh"
+tries="${1:-20}"
 machine
-echo "plant: +$plant% ($base -> $elements elements), threshold $threshold"
-: >"$work/planted-$plant.txt"
-for i in $(seq 1 "$n"); do
-  out=$work/planted-$plant-$i.jsonl
-  load=$(quiet)
-  secs=$(run_one "$work/planted-$plant.yaml" "$out")
-  judge "$out" elements "$threshold" "$secs" "$load" | tee -a "$work/planted-$plant.txt"
+sed -e 's/value: 4404019/value: 4194305/' "$here/planted.yaml" >"$work/aa.yaml"
+for i in $(seq 1 "$tries"); do
+  "$rigor" run "$here/planted.yaml" -o "$work/p-$i.jsonl" --quiet --force
+  "$rigor" compare "$work/p-$i.jsonl" --axis elements --format json >"$work/p-$i.json" || true
+  "$rigor" run "$work/aa.yaml" -o "$work/a-$i.jsonl" --quiet --force
+  "$rigor" compare "$work/a-$i.jsonl" --axis elements --format json >"$work/a-$i.json" || true
 done
-machine
-echo "planted +$plant%, threshold $threshold: $(summary "$work/planted-$plant.txt")"
-echo "results in $work"
+"$rigor" compare "$work/p-1.jsonl" --axis elements || true
+python3 - "$work" "$tries" <<'PY'
+import collections, json, sys
+work, tries = sys.argv[1], int(sys.argv[2])
+for kind, what in (("p", "planted 5%"), ("a", "A/A (1 element more)")):
+    v = collections.Counter()
+    ratios = []
+    for i in range(1, tries + 1):
+        for c in json.load(open(f"{work}/{kind}-{i}.json"))["contrasts"]:
+            v[c["verdict"]] += 1
+            if c["ratio"] is not None:
+                ratios.append(c["ratio"])
+    ratios.sort()
+    print(f"{what}: {tries} experiments: " + ", ".join(f"{k} {n}" for k, n in sorted(v.items()))
+          + (f"; ratio median {ratios[len(ratios) // 2]:.4f}" if ratios else ""))
+PY

@@ -48,7 +48,7 @@ static void sample(FILE *f, const fx_spec_t *s, rigor_rng_t *rng, uint32_t run, 
                    uint32_t v, uint32_t pos, uint32_t c, uint32_t p, int wrong, double run_factor) {
   double t = s->base_time * (1 + p) * (1 + (level_of(s, v) == 1 ? s->slowdown : 0)) *
              (1 + (c == 0 ? s->first_cycle : 0)) * (1 + (pos == 0 ? s->position0 : 0)) *
-             run_factor * (1 + s->cv * gauss(rng));
+             run_factor * (1 + s->cv * gauss(rng)) * (run == 0 && c == 1 ? 1 + s->outlier : 1);
   if (s->quantum > 0) t = round(t / s->quantum) * s->quantum;
   double metric = level_of(s, v) == 1 && s->metric_level1 != 0 ? s->metric_level1 : s->metric_value;
   fprintf(f,

@@ -18,6 +18,7 @@ typedef struct fx_spec {
   double run_sd;    /* relative sd of a factor drawn once per run (process-to-process noise) */
   double drift;    /* the machine drifts linearly by this fraction from the first run to the last */
   double quantum;  /* times are rounded to multiples of this (seconds), or 0 */
+  double outlier;  /* extra fraction on cycle 1 of run 0 (one slow cycle), or 0 */
   double slowdown; /* applied to level 1 of the axis (fraction) */
   uint32_t cells;  /* levels of a second axis, "threads" (1: none) */
   double first_cycle; /* extra fraction on cycle 0 */

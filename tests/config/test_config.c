@@ -87,7 +87,8 @@ static void test_single_experiment_defaults_filled(void **state) {
       "{\"agg\":1,\"aggregate\":\"avg\",\"blocking\":\"each_excluded\",\"check\":1,"
       "\"cycles\":10,\"iters\":100,\"min_window\":0.01,\"per_iteration\":false,\"report\":\"wall\","
       "\"timeout\":30.0,\"warmup\":1}");
-  assert_json(json_object_get(s, "gate"), "{\"cv_max\":0.02,\"min_samples\":5}");
+  assert_json(json_object_get(s, "gate"),
+              "{\"cv_max\":0.02,\"min_samples\":5,\"statistic\":\"cv\"}");
   assert_json(json_object_get(s, "environment"),
               "{\"affinity\":null,\"noise\":{\"burners\":[],\"label\":\"idle\"},"
               "\"randomize_env\":false,\"telemetry\":{\"clock_threshold\":0.8,\"interval\":0.1,"

@@ -1,8 +1,9 @@
 /* Adaptive replication, end to end with the null plugin, whose busy wait makes each variant's
- * time what its spin_ns says: a precision that the first blocks always reach (50% between 20 us
- * and 40 us), one that none can reach (1 ppm), whole squares before stopping, the deadline, and
- * --resume of an adaptive experiment killed mid-way. The tests assert what the records say
- * happened, never how long it took. */
+ * time what its spin_ns says: a precision that the first blocks reach however loaded the machine
+ * (80 or 90%: a preempted run can still move its median by a third), one that none can reach
+ * (1 ppm), whole squares before stopping, the deadline, and --resume of an adaptive experiment
+ * killed mid-way. The tests assert what the records say happened, never how long it took. */
+#include <math.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -88,15 +89,15 @@ static size_t runs_in(const json_t *recs, int block) {
   return n;
 }
 
-/* Reached from the first evaluation (min 3), but the Latin square has two rows: the fourth
- * block completes it, and the experiment stops there. */
+/* Reachable from the first evaluation (min 3), but the Latin square has two rows: the
+ * experiment stops only once the square is complete, at the fourth block. */
 static void test_precision_reached_completes_the_square(void **st) {
   (void)st;
   char *cfg = config_in(dir, "p.yaml",
                         "schema: 1\nname: p\nplugin: \"null\"\n"
                         "matrix: {spin_ns: [20000, 40000]}\n"
                         "timing: {warmup: 1, cycles: 5, iters: 10}\n"
-                        "order: {design: latin, replicates: {min: 3, max: 20, precision: 50%}}\n"
+                        "order: {design: latin, replicates: {min: 3, max: 20, precision: 80%}}\n"
                         "output: p.jsonl\n");
   const char *plan[] = {"plan", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, NULL};
   cmd_result_t p = rigor_exec(dir, plan);
@@ -107,7 +108,7 @@ static void test_precision_reached_completes_the_square(void **st) {
 
   cmd_result_t r = run(cfg, NULL);
   assert_int_equal(r.exit_code, 0);
-  assert_non_null(strstr(r.err, "precision 50% reached after 4 blocks"));
+  assert_non_null(strstr(r.err, "precision 80% reached after 4 blocks"));
   char *out = path_join(dir, "p.jsonl");
   json_t *recs = results_read(out);
   assert_string_equal(stop_reason(recs), "precision");
@@ -124,7 +125,7 @@ static void test_precision_reached_completes_the_square(void **st) {
   json_t *t0 = json_array_get(targets, 0);
   assert_string_equal(json_string_value(json_object_get(t0, "kind")), "contrast");
   assert_string_equal(json_string_value(json_object_get(t0, "stop")), "precision");
-  assert_true(json_number_value(json_object_get(t0, "half_width_log")) <= 0.41);
+  assert_true(json_number_value(json_object_get(t0, "half_width_log")) <= log(1.8));
   json_decref(recs);
 
   /* The report says why it stopped. */
@@ -155,17 +156,18 @@ static void test_rows_and_an_incomplete_square(void **st) {
                          "schema: 1\nname: rows\nplugin: \"null\"\n"
                          "params: {spin_ns: 20000}\n"
                          "timing: {warmup: 1, cycles: 5, iters: 10}\n"
-                         "order: {replicates: {min: 2, max: 6, precision: 50%}}\n"
+                         "order: {replicates: {min: 3, max: 6, precision: 90%}}\n"
                          "output: rows.jsonl\n");
   cmd_result_t r = run(rows, NULL);
   assert_int_equal(r.exit_code, 0);
   char *out = path_join(dir, "rows.jsonl");
   json_t *recs = results_read(out);
   assert_string_equal(stop_reason(recs), "precision");
-  assert_int_equal(stop_blocks(recs), 2);
+  json_int_t blocks = stop_blocks(recs);
+  assert_true(blocks >= 3 && blocks < 6);
   json_t *t0 = json_array_get(json_object_get(last_of(recs, "stop"), "targets"), 0);
   assert_string_equal(json_string_value(json_object_get(t0, "kind")), "row");
-  assert_int_equal(json_integer_value(json_object_get(t0, "runs")), 2);
+  assert_int_equal(json_integer_value(json_object_get(t0, "runs")), blocks);
   json_decref(recs);
   cmd_result_free(&r);
   free(out);
@@ -174,16 +176,18 @@ static void test_rows_and_an_incomplete_square(void **st) {
                       "schema: 1\nname: w\nplugin: \"null\"\n"
                       "matrix: {spin_ns: [20000, 30000, 40000]}\n"
                       "timing: {warmup: 1, cycles: 5, iters: 10}\n"
-                      "order: {design: williams, replicates: {min: 2, max: 5, precision: 50%}}\n"
+                      "order: {design: williams, replicates: {min: 3, max: 5, precision: 90%}}\n"
                       "output: w.jsonl\n");
   r = run(w, NULL);
   assert_int_equal(r.exit_code, 0);
   out = path_join(dir, "w.jsonl");
   recs = results_read(out);
+  /* Stopped before max although no six-row square fits in it. */
   assert_string_equal(stop_reason(recs), "precision");
-  assert_int_equal(stop_blocks(recs), 2);
+  blocks = stop_blocks(recs);
+  assert_true(blocks >= 3 && blocks < 5);
   assert_int_equal(json_array_size(json_object_get(last_of(recs, "stop"), "targets")), 2);
-  assert_int_equal(check_slots(recs, 3), 2);
+  assert_int_equal(check_slots(recs, 3), blocks);
   json_decref(recs);
   cmd_result_free(&r);
   free(out);

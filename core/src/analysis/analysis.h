@@ -62,6 +62,16 @@ typedef struct rigor_figure {
   size_t n_outliers; /* cycles far from their run's median (docs/methodology.md) */
 } rigor_figure_t;
 
+/* gate.expect: a figure the row must reach ("busbw >= 300GB/s"). */
+typedef struct rigor_expectation {
+  const char *figure; /* "time", "rate", "busbw", "flops" or a plugin metric (borrowed) */
+  const char *op;     /* ">=", "<=", ">", "<" */
+  const char *text;   /* as written */
+  double reference;
+  double value; /* the row's median of the figure; NaN when it has none */
+  bool met;
+} rigor_expectation_t;
+
 typedef struct rigor_metric_summary {
   char *name;
   size_t n;
@@ -97,6 +107,9 @@ typedef struct rigor_row {
   rigor_gate_statistic_t statistic;
   double gate_value; /* that statistic of the figure */
   rigor_verdict_t verdict;
+  rigor_expectation_t *expect;
+  size_t n_expect;
+  bool below_expectation; /* some expectation the row has a value for is not met */
   /* Kalibera & Jones components when >= 2 ok runs each give the same number (>= 2) of cycles. */
   bool has_variance;
   rigor_variance_t variance;
@@ -173,5 +186,12 @@ typedef struct rigor_analysis {
 int rigor_analysis_load(const char *const *paths, size_t n_paths, rigor_analysis_t **out, char *err,
                         size_t errlen);
 void rigor_analysis_free(rigor_analysis_t *a);
+
+/* How much a row over its gate varies (its gate statistic), 0 for a row within it. A direction
+ * read from such a row must clear this as well as the threshold. */
+double rigor_row_noise(const rigor_row_t *w);
+
+/* Rows of a that are below an expectation of their gate (rigor run exits 3 for them). */
+size_t rigor_expectations_missed(const rigor_analysis_t *a);
 
 #endif

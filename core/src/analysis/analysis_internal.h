@@ -72,6 +72,9 @@ int rigor__finish_row(rigor_exp_analysis_t *e, row_acc_t *ra, run_medians_t *rm)
 void rigor__free_acc(row_acc_t *ra);
 /* Everything a finished row owns. */
 void rigor__free_row(rigor_row_t *row);
+/* expect.c: the row's gate.expect, evaluated on its medians. */
+int rigor__row_expectations(const rigor_exp_analysis_t *e, const rigor_variant_info_t *vi,
+                            rigor_row_t *row);
 /* figure.c: the figure a row is judged by, its run medians and its spreads. */
 int rigor__finish_figure(const rigor_exp_analysis_t *e, row_acc_t *ra);
 /* precision.c: suggested cycles and runs from the variance components. */

@@ -95,6 +95,39 @@ static double invalid(const rigor_row_t *r) {
 static double min_samples(const rigor_row_t *r) {
   return (double)r->min_samples;
 }
+static const char *figure_name(const rigor_row_t *r) {
+  return r->figure.name;
+}
+static double figure_median(const rigor_row_t *r) {
+  return r->figure.summary.median;
+}
+static double figure_cv(const rigor_row_t *r) {
+  return r->figure.summary.cv;
+}
+static double figure_robust(const rigor_row_t *r) {
+  return r->figure.robust;
+}
+static double figure_within(const rigor_row_t *r) {
+  return r->figure.within_run;
+}
+static double figure_between(const rigor_row_t *r) {
+  return r->figure.between_run;
+}
+static double figure_runs(const rigor_row_t *r) {
+  return (double)r->figure.n_runs;
+}
+static double figure_half_width(const rigor_row_t *r) {
+  return r->figure.half_width;
+}
+static double figure_outliers(const rigor_row_t *r) {
+  return (double)r->figure.n_outliers;
+}
+static const char *gate_statistic(const rigor_row_t *r) {
+  return rigor_gate_statistic_name(r->statistic);
+}
+static double gate_value(const rigor_row_t *r) {
+  return r->gate_value;
+}
 
 const rigor_stat_column_t rigor_stat_columns[] = {
     {.header = "variant", .kind = RIGOR_COL_TEXT, .text = variant_label},
@@ -129,6 +162,17 @@ const rigor_stat_column_t rigor_stat_columns[] = {
     {.json = "invalid", .kind = RIGOR_COL_COUNT, .value = invalid},
     {.json = "gate_min_samples", .kind = RIGOR_COL_COUNT, .value = min_samples},
     {.json = "samples", .kind = RIGOR_COL_COUNT, .value = n},
+    {.json = "figure.name", .kind = RIGOR_COL_TEXT, .text = figure_name},
+    {.json = "figure.median", .kind = RIGOR_COL_NUMBER, .value = figure_median},
+    {.json = "figure.cv", .kind = RIGOR_COL_FRACTION, .value = figure_cv},
+    {.json = "figure.robust", .kind = RIGOR_COL_FRACTION, .value = figure_robust},
+    {.json = "figure.within_run", .kind = RIGOR_COL_FRACTION, .value = figure_within},
+    {.json = "figure.between_run", .kind = RIGOR_COL_FRACTION, .value = figure_between},
+    {.json = "figure.runs", .kind = RIGOR_COL_COUNT, .value = figure_runs},
+    {.json = "figure.half_width_log", .kind = RIGOR_COL_NUMBER, .value = figure_half_width},
+    {.json = "figure.outliers", .kind = RIGOR_COL_COUNT, .value = figure_outliers},
+    {.json = "gate_statistic", .kind = RIGOR_COL_TEXT, .text = gate_statistic},
+    {.json = "gate_value", .kind = RIGOR_COL_FRACTION, .value = gate_value},
     {.header = NULL, .json = NULL},
 };
 

@@ -403,20 +403,27 @@ static void decide(rigor_comparison_t *c, const rigor_compare_opts_t *o) {
       continue;
     }
     /* A change counts only when the whole interval lies beyond the threshold: the data must show
-     * that it is larger than the smallest change that matters, not merely that it is not zero. */
+     * that it is larger than the smallest change that matters, not merely that it is not zero.
+     * From a side over its gate, the interval must also clear what that side varies by. */
     bool significant = r->figure_exact || r->p_holm < o->alpha;
     bool ci_excludes = change > 0 ? r->ci_lo > 1 + o->threshold : r->ci_hi < 1 - o->threshold;
-    if (beyond && significant && ci_excludes) {
+    double noise = fmax(rigor_row_noise(r->base), rigor_row_noise(r->cand));
+    bool clears_noise = change > 0 ? r->ci_lo > 1 + noise : r->ci_hi < 1 / (1 + noise);
+    if (beyond && significant && ci_excludes && (!r->imprecise || clears_noise)) {
       r->verdict = change > 0 ? RIGOR_CMP_SLOWER : RIGOR_CMP_FASTER;
       if (r->imprecise)
         appendf(r->reason, sizeof r->reason,
-                "the whole interval lies beyond the threshold: the direction stands, the precise "
-                "figure is withheld");
+                "the whole interval lies beyond the threshold and the %.2f%% the noisier side "
+                "varies by: the direction stands, the precise figure is withheld",
+                noise * 100);
       if ((r->p95_ratio - 1) * change < 0)
         appendf(r->reason, sizeof r->reason, "P95 moved the other way (%+.2f%%)",
                 (r->p95_ratio - 1) * 100);
     } else if (r->imprecise) {
       r->verdict = RIGOR_CMP_UNSTABLE;
+      if (beyond && significant && ci_excludes)
+        appendf(r->reason, sizeof r->reason,
+                "the interval does not clear the %.2f%% the noisier side varies by", noise * 100);
     } else if (!beyond) {
       appendf(r->reason, sizeof r->reason, "change within the %.2f%% threshold",
               o->threshold * 100);
@@ -432,6 +439,11 @@ static void decide(rigor_comparison_t *c, const rigor_compare_opts_t *o) {
               r->base->figure.name);
   }
   for (size_t i = 0; i < c->n_rows; i++) {
+    rigor_cmp_row_t *r = &c->rows[i];
+    /* Only a direction read from a side over its gate withholds its figure; an unstable row's
+     * ratio is an observation, shown as one. */
+    r->imprecise =
+        r->imprecise && (r->verdict == RIGOR_CMP_SLOWER || r->verdict == RIGOR_CMP_FASTER);
     if (c->rows[i].verdict == RIGOR_CMP_SLOWER) c->regression = true;
     if (o->fail_on & (1u << c->rows[i].verdict)) c->failed = true;
   }
@@ -648,8 +660,10 @@ rigor_doc_t *rigor_comparison_doc(const rigor_comparison_t *c) {
     if (isfinite(r->p_holm))
       snprintf(s, sizeof s, "%.3g%s | %.3g (%.3g)", r->p, r->exact ? " exact" : "", r->p_runs,
                r->p_holm);
-    else if (isfinite(r->p))
+    else if (isfinite(r->p) && isfinite(r->p_runs))
       snprintf(s, sizeof s, "%.3g%s | %.3g", r->p, r->exact ? " exact" : "", r->p_runs);
+    else if (isfinite(r->p))
+      snprintf(s, sizeof s, "%.3g%s | -", r->p, r->exact ? " exact" : "");
     else
       snprintf(s, sizeof s, "-");
     rigor_table_set_text(t, w, 8, s);

@@ -152,13 +152,9 @@ static long find_level(const rigor_axis_info_t *a, const char *label) {
   return -1;
 }
 
-static void list_names(char *buf, size_t len, char *const *names, size_t n,
-                       const rigor_axis_info_t *axes) {
-  buf[0] = '\0';
-  for (size_t i = 0; i < n; i++) {
-    size_t used = strlen(buf);
-    snprintf(buf + used, len - used, "%s%s", i ? ", " : "", names ? names[i] : axes[i].name);
-  }
+static void append_name(char *buf, size_t len, const char *name) {
+  size_t used = strlen(buf);
+  snprintf(buf + used, len - used, "%s%s", used ? ", " : "", name);
 }
 
 int rigor_axis_check(const rigor_exp_analysis_t *e, const char *axis, const char *level, char *err,
@@ -170,12 +166,16 @@ int rigor_axis_check(const rigor_exp_analysis_t *e, const char *axis, const char
   char names[1024];
   int rc = 0;
   if (!a) {
-    list_names(names, sizeof names, NULL, n, axes);
+    names[0] = '\0';
+    for (size_t i = 0; i < n; i++)
+      append_name(names, sizeof names, axes[i].name);
     snprintf(err, errlen, "experiment %s has no matrix axis '%s' (%s%s)", e->name, axis ? axis : "",
              n ? "axes: " : "it has no matrix", names);
     rc = RIGOR_EINVAL;
   } else if (level && find_level(a, level) < 0) {
-    list_names(names, sizeof names, a->levels, a->n_levels, NULL);
+    names[0] = '\0';
+    for (size_t k = 0; k < a->n_levels; k++)
+      append_name(names, sizeof names, a->levels[k]);
     snprintf(err, errlen, "axis '%s' of experiment %s has no level '%s' (levels: %s)", axis,
              e->name, level, names);
     rc = RIGOR_EINVAL;
@@ -398,18 +398,26 @@ static void decide(rigor_contrasts_t *set) {
     bool beyond = fabs(change) >= o->threshold;
     bool significant = c->exact || c->p_holm < o->alpha;
     bool ci_excludes = change > 0 ? cost_lo > 1 + o->threshold : cost_hi < 1 - o->threshold;
-    if (beyond && significant && ci_excludes) {
+    /* From a side over its gate, the interval must also clear what that side varies by. */
+    double noise = fmax(rigor_row_noise(c->ref), rigor_row_noise(c->row));
+    bool clears_noise = change > 0 ? cost_lo > 1 + noise : cost_hi < 1 / (1 + noise);
+    if (beyond && significant && ci_excludes && (!c->imprecise || clears_noise)) {
       c->verdict = change > 0 ? RIGOR_CMP_SLOWER : RIGOR_CMP_FASTER;
       if (c->verdict == RIGOR_CMP_SLOWER) set->regression = true;
       if (c->imprecise)
         appendf(c->reason, sizeof c->reason,
-                "the whole interval lies beyond the threshold: the direction stands, the precise "
-                "figure is withheld");
+                "the whole interval lies beyond the threshold and the %.2f%% the noisier side "
+                "varies by: the direction stands, the precise figure is withheld",
+                noise * 100);
       if (!c->exact && c->n_pairs >= 6 && !(c->p_wilcoxon < o->alpha))
         appendf(c->reason, sizeof c->reason, "the signed-rank test does not confirm it (p %.3g)",
                 c->p_wilcoxon);
     } else if (c->imprecise) {
       c->verdict = RIGOR_CMP_UNSTABLE;
+      c->imprecise = false; /* an unstable contrast's ratio is an observation, shown as one */
+      if (beyond && significant && ci_excludes)
+        appendf(c->reason, sizeof c->reason,
+                "the interval does not clear the %.2f%% the noisier side varies by", noise * 100);
     } else if (!beyond) {
       appendf(c->reason, sizeof c->reason, "change within the %.2f%% threshold",
               o->threshold * 100);

@@ -12,6 +12,8 @@
 #define MAD_TO_SD      1.4826
 #define OUTLIER_Z      3.5
 #define HALF_WIDTH_LVL 0.95
+/* The MAD of fewer values is too unstable to call any of them an outlier. */
+#define OUTLIER_MIN_N 10
 
 /* The plugin's declaration of its primary metric in the experiment record, or NULL. */
 static const json_t *primary_metric(const rigor_exp_analysis_t *e) {
@@ -94,7 +96,7 @@ static int spreads(rigor_figure_t *f) {
   double rsd = MAD_TO_SD * mad_of(work, n, rmed);
   double qrel = f->summary.median != 0 ? f->quantum / fabs(f->summary.median) : 0;
   double bound = OUTLIER_Z * fmax(rsd, qrel);
-  for (size_t i = 0; i < n; i++)
+  for (size_t i = 0; n >= OUTLIER_MIN_N && i < n; i++)
     f->n_outliers += fabs(resid[i] - rmed) > bound;
   memcpy(work, f->values, n * sizeof *work);
   if (f->summary.median != 0)

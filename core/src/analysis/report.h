@@ -35,10 +35,9 @@ int rigor_report_refs_check(const rigor_analysis_t *a, const char *const *refs, 
                             char *err, size_t errlen);
 
 /* The report's tables for one experiment, in print order: summary, runs, builds, replication,
- * iterations, iteration calibration, metrics, telemetry, design effects, variance components (the
- * tables after runs only when they have rows). Returns the count; the caller frees each with
- * rigor_table_free.
- */
+ * gate, expectations, iterations, iteration calibration, metrics, telemetry, design effects,
+ * variance components (all but the first two only when they have rows). Returns the count; the
+ * caller frees each with rigor_table_free. */
 size_t rigor_report_tables(const rigor_exp_analysis_t *e, rigor_by_t by, rigor_table_t **tables,
                            size_t cap);
 /* The iterations iters: auto chose per variant and point, from the ok runs' calibration

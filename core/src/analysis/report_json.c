@@ -25,6 +25,17 @@ static json_t *row_json(const rigor_row_t *w) {
                         json_pack("{s:I, s:o, s:o}", "n", (json_int_t)w->metrics[m].n, "median",
                                   real(w->metrics[m].median), "min", real(w->metrics[m].min)));
   json_object_set_new(row, "metrics", metrics);
+  json_object_set_new(json_object_get(row, "figure"), "exact", json_boolean(w->figure.exact));
+  json_t *expect = json_array();
+  for (size_t k = 0; k < w->n_expect; k++) {
+    const rigor_expectation_t *x = &w->expect[k];
+    json_array_append_new(expect,
+                          json_pack("{s:s, s:s, s:s?, s:o, s:o, s:b}", "figure", x->figure, "op",
+                                    x->op, "text", x->text, "reference", real(x->reference),
+                                    "value", real(x->value), "met", x->met));
+  }
+  json_object_set_new(row, "expect", expect);
+  json_object_set_new(row, "below_expectation", json_boolean(w->below_expectation));
   if (w->has_variance) {
     const rigor_variance_t *v = &w->variance;
     json_object_set_new(

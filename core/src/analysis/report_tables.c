@@ -34,8 +34,18 @@ static const rigor_row_t **ordered_rows(const rigor_exp_analysis_t *e, rigor_by_
 static rigor_table_t *summary_table(const rigor_exp_analysis_t *e, const rigor_row_t **rows) {
   const char *h[64];
   size_t n_cols = rigor_stat_headers(h, 64);
-  rigor_table_t *t =
-      rigor_table_new("statistics per variant and point (time per operation)", n_cols, h);
+  const char *judged = NULL;
+  for (size_t r = 0; r < e->n_rows && !judged; r++)
+    if (strcmp(rows[r]->figure.name, "time_s") != 0) judged = rows[r]->figure.name;
+  char title[256];
+  if (judged)
+    snprintf(title, sizeof title,
+             "statistics per variant and point (time per operation; the verdict judges %s, the "
+             "plugin's primary figure: see the gate table)",
+             judged);
+  else
+    snprintf(title, sizeof title, "statistics per variant and point (time per operation)");
+  rigor_table_t *t = rigor_table_new(title, n_cols, h);
   size_t col = 0;
   for (const rigor_stat_column_t *c = rigor_stat_columns; t && (c->header || c->json); c++)
     if (c->header) rigor_table_kind(t, col++, c->kind);
@@ -82,6 +92,101 @@ static rigor_table_t *runs_table(const rigor_exp_analysis_t *e) {
       cells[i] = c[i];
     rigor_table_add(t, cells);
   }
+  return t;
+}
+
+static void fmt_figure(char *buf, size_t len, const rigor_figure_t *f, double v) {
+  if (strcmp(f->name, "time_s") == 0) {
+    rigor_fmt_time(buf, len, v);
+    return;
+  }
+  char num[64];
+  rigor_fmt_number(num, sizeof num, v);
+  snprintf(buf, len, "%s%s%s", num, f->unit && f->unit[0] ? " " : "", f->unit ? f->unit : "");
+}
+
+/* What the gate read, and the spread of the figure split by level: the cycles' pooled CV (seed
+ * 000), the robust spread, the cycles inside a run, and the runs against each other. */
+static rigor_table_t *gate_table(const rigor_exp_analysis_t *e, const rigor_row_t **rows) {
+  static const char *const h[] = {"variant", "point",    "judged by",  "n",          "median",
+                                  "CV",      "robust",   "within-run", "run-to-run", "runs",
+                                  "95% CI",  "outliers", "gate",       "verdict"};
+  enum { N = sizeof h / sizeof *h };
+  rigor_table_t *t = rigor_table_new(
+      "gate (CV: pooled cycles, as seed 000; robust: 1.4826 MAD / median; within-run: the "
+      "cycles of one run; run-to-run: sd of the log run medians; 95% CI of the mean of the runs)",
+      N, h);
+  static const rigor_col_kind_t kinds[N] = {
+      [3] = RIGOR_COL_COUNT,    [5] = RIGOR_COL_FRACTION, [6] = RIGOR_COL_FRACTION,
+      [7] = RIGOR_COL_FRACTION, [8] = RIGOR_COL_FRACTION, [9] = RIGOR_COL_COUNT,
+      [11] = RIGOR_COL_COUNT};
+  for (size_t k = 0; t && k < N; k++)
+    rigor_table_kind(t, k, kinds[k]);
+  for (size_t r = 0; t && r < e->n_rows; r++) {
+    const rigor_row_t *w = rows[r];
+    const rigor_figure_t *f = &w->figure;
+    long row = rigor_table_add_row(t);
+    if (row < 0) break;
+    size_t i = (size_t)row;
+    char c[128];
+    rigor_table_set_text(t, i, 0, label_or(w->variant_label, "?"));
+    rigor_table_set_text(t, i, 1, label_or(w->point_label, "-"));
+    rigor_table_set_text(t, i, 2, f->exact ? "exact" : f->name);
+    if (f->exact) {
+      snprintf(c, sizeof c, "%s (exact)", f->name);
+      rigor_table_set_text(t, i, 2, c);
+    }
+    rigor_table_set_value(t, i, 3, (double)f->n);
+    fmt_figure(c, sizeof c, f, f->summary.median);
+    rigor_table_set_text(t, i, 4, c);
+    rigor_table_set_value(t, i, 5, f->summary.cv);
+    rigor_table_set_value(t, i, 6, f->robust);
+    rigor_table_set_value(t, i, 7, f->within_run);
+    rigor_table_set_value(t, i, 8, f->between_run);
+    rigor_table_set_value(t, i, 9, (double)f->n_runs);
+    if (isfinite(f->half_width))
+      snprintf(c, sizeof c, "+-%.2f%%", (exp(f->half_width) - 1) * 100);
+    else
+      snprintf(c, sizeof c, "-");
+    rigor_table_set_text(t, i, 10, c);
+    rigor_table_set_value(t, i, 11, (double)f->n_outliers);
+    snprintf(c, sizeof c, "%s <= %.2f%%", rigor_gate_statistic_name(w->statistic), w->cv_max * 100);
+    rigor_table_set_text(t, i, 12, c);
+    rigor_table_set_text(t, i, 13, rigor_verdict_name(w->verdict));
+  }
+  return t;
+}
+
+static void fmt_expected(char *buf, size_t len, const rigor_expectation_t *x) {
+  if (strcmp(x->figure, "time") == 0)
+    rigor_fmt_time(buf, len, x->value);
+  else if (strcmp(x->figure, "rate") == 0 || strcmp(x->figure, "busbw") == 0)
+    rigor_fmt_rate(buf, len, x->value, "B");
+  else if (strcmp(x->figure, "flops") == 0)
+    rigor_fmt_rate(buf, len, x->value, "FLOP");
+  else
+    rigor_fmt_number(buf, len, x->value);
+}
+
+/* gate.expect: each figure a row must reach, with what it reached. */
+static rigor_table_t *expect_table(const rigor_exp_analysis_t *e, const rigor_row_t **rows) {
+  static const char *const h[] = {"variant", "point", "figure", "measured", "expected", "verdict"};
+  rigor_table_t *t = rigor_table_new("expectations (gate.expect)", 6, h);
+  for (size_t r = 0; t && r < e->n_rows; r++)
+    for (size_t k = 0; k < rows[r]->n_expect; k++) {
+      const rigor_expectation_t *x = &rows[r]->expect[k];
+      char measured[64];
+      fmt_expected(measured, sizeof measured, x);
+      const char *cells[6] = {label_or(rows[r]->variant_label, "?"),
+                              label_or(rows[r]->point_label, "-"),
+                              x->figure,
+                              measured,
+                              x->text ? x->text : "?",
+                              !isfinite(x->value) ? "no data"
+                              : x->met            ? "met"
+                                                  : "below expectation"};
+      rigor_table_add(t, cells);
+    }
   return t;
 }
 
@@ -279,6 +384,8 @@ size_t rigor_report_tables(const rigor_exp_analysis_t *e, rigor_by_t by, rigor_t
                           runs_table(e),
                           rigor_report_builds_table(e),
                           e->stop ? rigor_report_replication_table(e) : NULL,
+                          gate_table(e, rows),
+                          expect_table(e, rows),
                           iterations_table(e, rows),
                           rigor_report_calibration_table(e),
                           metrics_table(e, rows),
@@ -335,6 +442,16 @@ json_t *rigor_report_notes(const rigor_analysis_t *a, const rigor_exp_analysis_t
            "variants (%.2f%%)",
            label_or(x->point_label, "-"), x->carryover_spread * 100, x->treatment_spread * 100);
   }
+  for (size_t r = 0; r < e->n_rows; r++)
+    for (size_t k = 0; k < e->rows[r].n_expect; k++) {
+      const rigor_expectation_t *x = &e->rows[r].expect[k];
+      if (!isfinite(x->value) || x->met) continue;
+      char measured[64];
+      fmt_expected(measured, sizeof measured, x);
+      note(notes, "%s %s: below expectation: %s is %s, expected %s",
+           label_or(e->rows[r].variant_label, "?"), label_or(e->rows[r].point_label, "-"),
+           x->figure, measured, x->text ? x->text : "?");
+    }
   for (size_t v = 0; v < e->n_variants; v++) {
     size_t i;
     json_t *r;

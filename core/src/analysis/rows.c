@@ -154,6 +154,7 @@ int rigor__finish_row(rigor_exp_analysis_t *e, row_acc_t *ra, run_medians_t *rm)
     }
     row->n_metrics = ra->n_metrics;
   }
+  if ((rc = rigor__row_expectations(e, vi, row))) return rc;
   const rigor_figure_t *f = &row->figure;
   row->gate_value = row->statistic == RIGOR_GATE_ROBUST ? f->robust : f->summary.cv;
   if (f->exact) row->gate_value = 0;
@@ -170,11 +171,16 @@ int rigor__finish_row(rigor_exp_analysis_t *e, row_acc_t *ra, run_medians_t *rm)
   return 0;
 }
 
+double rigor_row_noise(const rigor_row_t *w) {
+  return w && w->verdict == RIGOR_VERDICT_UNSTABLE && isfinite(w->gate_value) ? w->gate_value : 0;
+}
+
 void rigor__free_row(rigor_row_t *row) {
   rigor_figure_t *f = &row->figure;
   if (f->values != row->times) free(f->values), free(f->run_of);
   free(f->runs), free(f->run_median);
   free(row->times), free(row->run_of), free(row->cycle_of);
+  free(row->expect);
   for (size_t m = 0; m < row->n_metrics; m++)
     free(row->metrics[m].name);
   free(row->metrics);

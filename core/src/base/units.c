@@ -185,6 +185,41 @@ int rigor_parse_duration(const char *text, double *out, char *err, size_t errlen
   return RIGOR_EINVAL;
 }
 
+int rigor_parse_rate(const char *text, const char *unit, double *out, char *err, size_t errlen) {
+  static const struct {
+    const char *prefix;
+    double factor;
+  } prefixes[] = {{"Ki", 1024.0},
+                  {"Mi", 1048576.0},
+                  {"Gi", 1073741824.0},
+                  {"Ti", 1099511627776.0},
+                  {"Pi", 1125899906842624.0},
+                  {"k", 1e3},
+                  {"K", 1e3},
+                  {"M", 1e6},
+                  {"G", 1e9},
+                  {"T", 1e12},
+                  {"P", 1e15},
+                  {"", 1}};
+  size_t n = decimal_span(text, false, true);
+  const char *rest = text + n;
+  while (*rest == ' ')
+    rest++;
+  for (size_t i = 0; n > 0 && i < sizeof prefixes / sizeof *prefixes; i++) {
+    size_t pl = strlen(prefixes[i].prefix);
+    if (strncmp(rest, prefixes[i].prefix, pl) != 0 || strcmp(rest + pl, unit) != 0) continue;
+    double v = strtod(text, NULL) * prefixes[i].factor;
+    if (!isfinite(v)) break;
+    *out = v;
+    return 0;
+  }
+  snprintf(err, errlen,
+           "invalid rate '%s' (expected a number and %s with an optional prefix: 300G%s, "
+           "1.5T%s; K, M, G, T are decimal, Ki, Mi, Gi binary)",
+           text, unit, unit, unit);
+  return RIGOR_EINVAL;
+}
+
 int rigor_parse_percent(const char *text, double *out, char *err, size_t errlen) {
   if (text[0] == '-') {
     snprintf(err, errlen, "percentage '%s' is negative", text);

@@ -12,6 +12,9 @@ int rigor_parse_duration(const char *text, double *out, char *err, size_t errlen
 /* "5%" -> 0.05, or a plain fraction "0.05"; a plain number above 1 ("5") is refused with a hint,
  * since it reads as 5% to some and as 500% to others. */
 int rigor_parse_percent(const char *text, double *out, char *err, size_t errlen);
+/* A rate in `unit` per second ("B/s", "FLOP/s"): "300GB/s", "1.5 TFLOP/s", "12GiB/s". K, M, G,
+ * T, P are decimal (as reports print rates), Ki, Mi, Gi, Ti, Pi binary. */
+int rigor_parse_rate(const char *text, const char *unit, double *out, char *err, size_t errlen);
 int rigor_parse_int(const char *text, int64_t *out, char *err, size_t errlen);
 int rigor_parse_uint(const char *text, uint64_t *out, char *err, size_t errlen);
 int rigor_parse_double(const char *text, double *out, char *err, size_t errlen);

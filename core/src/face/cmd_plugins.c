@@ -56,6 +56,9 @@ static void print_md(const rigor_plugin_t *d) {
     printf("| `%s` | %s | %s | %s |\n", m->name, m->unit ? m->unit : "",
            m->better == RIGOR_HIGHER_IS_BETTER ? "higher" : "lower", m->help ? m->help : "");
   }
+  if (d->primary_metric)
+    printf("\nPrimary figure: `%s` (what report, gate, contrasts, compare and rounds judge).\n",
+           d->primary_metric);
 }
 
 static void print_text(const rigor_loaded_t *l) {
@@ -80,6 +83,9 @@ static void print_text(const rigor_loaded_t *l) {
            m->better == RIGOR_HIGHER_IS_BETTER ? "higher" : "lower", m->help ? ": " : "",
            m->help ? m->help : "");
   }
+  if (d->primary_metric)
+    printf("\nprimary figure: %s (what report, gate, contrasts, compare and rounds judge)\n",
+           d->primary_metric);
 }
 
 int rigor_cmd_plugins(int argc, char **argv) {

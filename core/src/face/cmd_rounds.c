@@ -59,14 +59,12 @@ int rigor_cmd_rounds(int argc, char **argv) {
   int rc = rigor_rounds_doc(files, n, metric, axis, &doc);
   if (doc && rc == 0) writer->write(doc, stdout);
   rigor_doc_free(doc);
+  if (rc == RIGOR_ENOENT)
+    fprintf(stderr, "rigor rounds: --axis %s: %s\n", axis,
+            n == 1 ? "the file has no matrix axis of that name with several levels"
+                   : "the levels of an axis are rounds of one file; give one file");
   free(files);
-  if (rc == RIGOR_ENOENT) {
-    fprintf(stderr,
-            "rigor rounds: --axis %s: %s has no matrix axis of that name with several "
-            "levels\n",
-            axis, n == 1 ? files[0] : "rounds by axis need one file; it");
-    return RIGOR_EXIT_USAGE;
-  }
+  if (rc == RIGOR_ENOENT) return RIGOR_EXIT_USAGE;
   if (rc) {
     fprintf(stderr, "rigor rounds: none of the files could be read\n");
     return RIGOR_EXIT_USAGE;

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "adaptive.h"
+#include "analysis.h"
 #include "cli.h"
 #include "config_args.h"
 #include "environment.h"
@@ -165,17 +166,32 @@ int rigor_cmd_run(int argc, char **argv) {
             "finish)\n",
             strsignal(tally.signal));
   int code = exit_code(rc, &tally);
-  if (report && code != RIGOR_EXIT_USAGE && code < 128) {
-    /* Print each distinct results file once. */
+  size_t below = 0;
+  if (code != RIGOR_EXIT_USAGE && code < 128) {
+    /* Each distinct results file once: its report, and its rows against gate.expect. */
     for (uint32_t i = 0; i < cfg->n_experiments; i++) {
       bool seen = false;
       for (uint32_t j = 0; j < i; j++)
         seen = seen || !strcmp(cfg->experiments[j].output, cfg->experiments[i].output);
       if (seen || access(cfg->experiments[i].output, R_OK) != 0) continue;
-      char *rargv[] = {"report", cfg->experiments[i].output, NULL};
-      fflush(stderr);
-      rigor_cmd_report(2, rargv);
+      if (report) {
+        char *rargv[] = {"report", cfg->experiments[i].output, NULL};
+        fflush(stderr);
+        rigor_cmd_report(2, rargv);
+      }
+      const char *path = cfg->experiments[i].output;
+      rigor_analysis_t *a = NULL;
+      char aerr[1024];
+      if (rigor_analysis_load(&path, 1, &a, aerr, sizeof aerr) == 0)
+        below += rigor_expectations_missed(a);
+      rigor_analysis_free(a);
     }
+  }
+  if (below) {
+    fflush(stdout);
+    fprintf(stderr, "rigor: %zu row%s below expectation (gate.expect; see the report)\n", below,
+            below == 1 ? "" : "s");
+    if (code == RIGOR_EXIT_OK) code = RIGOR_EXIT_CHECK_FAILED;
   }
   rigor_config_free(cfg);
   return code;

@@ -257,9 +257,13 @@ static int resolve_axis(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__n
     section = "timing";
   else if (len == 11 && strncmp(key->text, "environment", 11) == 0)
     section = "environment";
+  else if (len == 4 && strncmp(key->text, "gate", 4) == 0)
+    section = "gate";
   else
-    return rigor__fail(
-        c, key, "matrix axis '%s': axes name plugin params, timing.* or environment.*", key->text);
+    return rigor__fail(c, key,
+                       "matrix axis '%s': axes name plugin params, timing.*, environment.* or "
+                       "gate.*",
+                       key->text);
   a->field = rigor__field_find(section, dot + 1);
   if (!a->field) {
     const char *const *names = rigor__section_fields(section);

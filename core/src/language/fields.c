@@ -1,9 +1,12 @@
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "language_internal.h"
 #include "timing.h"
+#include "units.h"
 
 #define MAX_CPU 4095
 
@@ -97,6 +100,94 @@ static int conv_fraction(rigor__cfg_t *c, const rigor__node_t *n, const char *w,
   double v = 0;
   if (rigor__get_percent(c, n, w, 0, 1, &v)) return RIGOR_ECONFIG;
   *o = json_real(v);
+  return 0;
+}
+
+static const char *const gate_statistic_names[] = {"cv", "robust", NULL};
+static int conv_statistic(rigor__cfg_t *c, const rigor__node_t *n, const char *w, json_t **o) {
+  return enum_field(c, n, w, gate_statistic_names, o);
+}
+
+/* The figures an expectation can name besides the plugin's metrics, and how each is written. */
+static const struct expect_figure {
+  const char *name;
+  const char *unit; /* for rigor_parse_rate; NULL: a duration */
+} expect_figures[] = {{"time", NULL}, {"rate", "B/s"}, {"busbw", "B/s"}, {"flops", "FLOP/s"}};
+
+static int expect_value(rigor__cfg_t *c, const rigor__node_t *n, const char *what,
+                        const char *figure, const rigor_metric_t *metric, json_t **out) {
+  if (rigor__expect(c, n, RIGOR__SCALAR, what)) return RIGOR_ECONFIG;
+  const char *t = n->text;
+  static const char *const ops[] = {">=", "<=", ">", "<", NULL};
+  const char *op = NULL;
+  for (size_t i = 0; ops[i] && !op; i++)
+    if (strncmp(t, ops[i], strlen(ops[i])) == 0) op = ops[i];
+  if (!op)
+    return rigor__fail(c, n, "%s: '%s' needs a comparison first: >=, <=, > or < (\">= 300GB/s\")",
+                       what, t);
+  const char *num = t + strlen(op);
+  while (*num == ' ')
+    num++;
+  char msg[256] = "";
+  double v = 0;
+  int rc = -1;
+  for (size_t i = 0; !metric && i < sizeof expect_figures / sizeof *expect_figures; i++)
+    if (strcmp(expect_figures[i].name, figure) == 0)
+      rc = expect_figures[i].unit
+               ? rigor_parse_rate(num, expect_figures[i].unit, &v, msg, sizeof msg)
+               : rigor_parse_duration(num, &v, msg, sizeof msg);
+  if (metric) {
+    /* A plain number, optionally followed by the metric's declared unit. */
+    char *end = NULL;
+    v = strtod(num, &end);
+    while (end && *end == ' ')
+      end++;
+    rc = end != num && isfinite(v) &&
+                 (*end == '\0' || (metric->unit && strcmp(end, metric->unit) == 0))
+             ? 0
+             : -1;
+    if (rc)
+      snprintf(msg, sizeof msg, "'%s' is not a number%s%s", num, metric->unit ? " of " : "",
+               metric->unit ? metric->unit : "");
+  }
+  if (rc) return rigor__fail(c, n, "%s: %s", what, msg);
+  *out = json_pack("{s:s, s:f, s:s}", "op", op, "value", v, "text", t);
+  return 0;
+}
+
+/* gate.expect: {figure: "OP VALUE"}, figures being time, rate, busbw, flops or a metric of the
+ * experiment's plugin. */
+static int conv_expect(rigor__cfg_t *c, const rigor__node_t *n, const char *w, json_t **o) {
+  if (rigor__is_null(n)) {
+    *o = json_object();
+    return 0;
+  }
+  if (rigor__expect(c, n, RIGOR__MAP, w)) return RIGOR_ECONFIG;
+  json_t *obj = json_object();
+  for (size_t i = 0; i < n->n; i++) {
+    const char *key = n->keys[i]->text;
+    const rigor_metric_t *metric = NULL;
+    bool known = false;
+    for (size_t k = 0; k < sizeof expect_figures / sizeof *expect_figures; k++)
+      known = known || strcmp(expect_figures[k].name, key) == 0;
+    for (uint32_t m = 0; !known && c->plugin && m < c->plugin->n_metrics; m++)
+      if (strcmp(c->plugin->metrics[m].name, key) == 0) metric = &c->plugin->metrics[m];
+    if (!known && !metric) {
+      char names[1024] = "time, rate, busbw, flops";
+      for (uint32_t m = 0; c->plugin && m < c->plugin->n_metrics; m++) {
+        size_t used = strlen(names);
+        snprintf(names + used, sizeof names - used, ", %s", c->plugin->metrics[m].name);
+      }
+      json_decref(obj);
+      return rigor__fail(c, n->keys[i], "%s: no figure '%s' (figures: %s)", w, key, names);
+    }
+    char what[160];
+    snprintf(what, sizeof what, "%s.%s", w, key);
+    json_t *v = NULL;
+    if (expect_value(c, n->items[i], what, key, metric, &v)) return json_decref(obj), RIGOR_ECONFIG;
+    json_object_set_new(obj, key, v);
+  }
+  *o = obj;
   return 0;
 }
 
@@ -287,6 +378,8 @@ static const rigor__field_t environment_fields[] = {
 static const rigor__field_t gate_fields[] = {
     {"cv_max", conv_cv_max, false, false, false},
     {"min_samples", conv_min_samples, true, false, false},
+    {"statistic", conv_statistic, false, false, false},
+    {"expect", conv_expect, false, true, false},
     {NULL, NULL, false, false, false},
 };
 static const char *const timing_names[] = {"warmup", "cycles",   "iters",         "min_window",
@@ -294,7 +387,7 @@ static const char *const timing_names[] = {"warmup", "cycles",   "iters",       
                                            "check",  "timeout",  "report",        NULL};
 static const char *const environment_names[] = {"affinity", "noise", "randomize_env", "telemetry",
                                                 NULL};
-static const char *const gate_names[] = {"cv_max", "min_samples", NULL};
+static const char *const gate_names[] = {"cv_max", "min_samples", "statistic", "expect", NULL};
 
 static const rigor__field_t *section_table(const char *section) {
   if (strcmp(section, "timing") == 0) return timing_fields;
@@ -325,7 +418,7 @@ static json_t *section_defaults(const char *section) {
   if (strcmp(section, "environment") == 0)
     return json_pack("{s:n, s:{s:s, s:[]}, s:b, s:o}", "affinity", "noise", "label", "idle",
                      "burners", "randomize_env", 0, "telemetry", telemetry_defaults());
-  return json_pack("{s:f, s:i}", "cv_max", 0.05, "min_samples", 5);
+  return json_pack("{s:f, s:i, s:s}", "cv_max", 0.05, "min_samples", 5, "statistic", "cv");
 }
 
 int rigor__section(rigor__cfg_t *c, const char *section, const rigor__node_t *n, json_t **out) {

@@ -53,6 +53,7 @@ typedef struct rigor__cfg {
   size_t n_plugins;
   rigor_loaded_t **build_plugins; /* every build's plugin, loaded from its own folder */
   size_t n_build_plugins;
+  const rigor_plugin_t *plugin; /* of the experiment being resolved (gate.expect names metrics) */
 } rigor__cfg_t;
 
 void *rigor__alloc(rigor__cfg_t *c, size_t size);
@@ -125,7 +126,7 @@ typedef struct rigor__axis_value {
 
 typedef struct rigor__axis {
   const char *key;     /* as written: "bytes", "timing.warmup"; "build" */
-  const char *section; /* "params", "timing", "environment"; "build" */
+  const char *section; /* "params", "timing", "environment", "gate"; "build" */
   const char *field;   /* NULL for build: the value is the whole settings member */
   const rigor__node_t *node;
   rigor__axis_value_t *values;

@@ -214,6 +214,7 @@ static int resolve_experiment(rigor__cfg_t *c, const rigor__node_t *n, const top
     return RIGOR_ECONFIG;
   }
   const rigor_plugin_t *d = &loaded->desc;
+  c->plugin = d;
 
   json_t *params = NULL, *sweep = NULL, *timing = NULL, *env = NULL, *gate = NULL, *launcher = NULL,
          *deadline = json_null();
