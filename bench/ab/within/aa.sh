@@ -1,8 +1,8 @@
 #!/bin/sh
-# A/A within one results file: the same stream .so given as two builds, N experiments (20) of
-# bench/ab/within/aa.yaml, each replicated until the build contrast's 95% interval is within 1%. Every
-# `faster` or `slower` is a false verdict. Judged at the default threshold (2%) and at 0.5%, the
-# threshold bench/ab/within/planted.sh uses for its 2% plant.
+# A/A within one results file: the same stream .so given as two builds, N experiments (20)
+# of bench/ab/within/aa.yaml, each replicated until the build contrast's 95% interval is within
+# 1%. Every `faster` or `slower` is a false verdict. Judged at the default threshold (2%) and
+# at 0.5%, the threshold bench/ab/within/planted.sh uses for its 2% plant.
 #
 #   bench/ab/within/aa.sh [BUILD_DIR]        env: N (20), WORK (a scratch folder), QUIET
 BUILD=${1:-${BUILD:-build}}

@@ -1,5 +1,6 @@
-# Shared by the bench/ab/within scripts: the binary, the plugin folder, a scratch folder, and one line
-# per experiment from its results file: blocks, stop reason, verdict, ratio, interval, seconds.
+# Shared by the bench/ab/within scripts: the binary, the plugin folder, a scratch folder, and
+# one line per experiment from its results file: blocks, stop reason, verdict, ratio, interval,
+# seconds, load.
 set -eu
 build=${BUILD:-build}
 rigor=$build/bin/rigor
@@ -14,7 +15,8 @@ mkdir -p "$work"
 here=$(dirname "$0")
 
 machine() {
-  echo "cpu: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs; load: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "cpu: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs;" \
+    "load: $(cut -d' ' -f1-3 /proc/loadavg)"
 }
 
 # quiet: with QUIET=L, waits (at most QUIET_WAIT seconds, 900) until the 1-minute load
@@ -23,7 +25,8 @@ machine() {
 quiet() {
   if [ -n "${QUIET:-}" ]; then
     waited=0
-    while awk -v l="$QUIET" '{ exit !($1 >= l) }' /proc/loadavg && [ "$waited" -lt "${QUIET_WAIT:-900}" ]; do
+    while awk -v l="$QUIET" '{ exit !($1 >= l) }' /proc/loadavg &&
+      [ "$waited" -lt "${QUIET_WAIT:-900}" ]; do
       sleep 10
       waited=$((waited + 10))
     done
@@ -36,7 +39,8 @@ quiet() {
 judge() {
   stop=$(jq -r 'select(.type == "stop") | "\(.blocks) \(.reason)"' "$1" | tail -n 1)
   "$rigor" compare "$1" --axis "$2" --threshold "$3" --format json >"$work/judge.json" || true
-  verdict=$(jq -r '.contrasts[0] | "\(.verdict) \(.ratio) \(.ci_low) \(.ci_high)"' "$work/judge.json")
+  verdict=$(jq -r '.contrasts[0] | "\(.verdict) \(.ratio) \(.ci_low) \(.ci_high)"' \
+    "$work/judge.json")
   echo "$stop $verdict $4 ${5:-}"
 }
 
@@ -60,5 +64,6 @@ median_of() {
 # summary FILE: counts of verdicts, and the blocks and seconds it took.
 summary() {
   counts=$(cut -d' ' -f3 "$1" | sort | uniq -c | awk '{printf " %s %d;", $2, $1}')
-  echo "experiments $(wc -l <"$1");$counts blocks median $(median_of 1 "$1"); seconds median $(median_of 7 "$1")"
+  echo "experiments $(wc -l <"$1");$counts blocks median $(median_of 1 "$1");" \
+    "seconds median $(median_of 7 "$1")"
 }

@@ -1,8 +1,8 @@
 #!/bin/sh
 # How long a 1% answer takes for stream triad at one thread: TRIES (10) A/A experiments of
-# bench/ab/within/aa.yaml (the same .so as two builds, replicated until the contrast's 95% interval is
-# within 1%, at most 30 blocks); the median wall time from `rigor run` to its stop, and the
-# blocks it took.
+# bench/ab/within/aa.yaml (the same .so as two builds, replicated until the contrast's 95%
+# interval is within 1%, at most 30 blocks); the median wall time from `rigor run` to its stop,
+# and the blocks it took.
 #
 #   bench/ab/within/time.sh [BUILD_DIR]      env: TRIES (10), WORK, QUIET
 BUILD=${1:-${BUILD:-build}}
