@@ -380,10 +380,18 @@ size_t rigor_report_tables(const rigor_exp_analysis_t *e, rigor_by_t by, rigor_t
                            size_t cap) {
   const rigor_row_t **rows = ordered_rows(e, by);
   if (!rows) return 0;
-  rigor_table_t *all[] = {
-      summary_table(e, rows),    runs_table(e),          gate_table(e, rows), expect_table(e, rows),
-      iterations_table(e, rows), metrics_table(e, rows), telemetry_table(e),  effects_table(e),
-      variance_table(e, rows)};
+  rigor_table_t *all[] = {summary_table(e, rows),
+                          runs_table(e),
+                          rigor_report_builds_table(e),
+                          e->stop ? rigor_report_replication_table(e) : NULL,
+                          gate_table(e, rows),
+                          expect_table(e, rows),
+                          iterations_table(e, rows),
+                          rigor_report_calibration_table(e),
+                          metrics_table(e, rows),
+                          telemetry_table(e),
+                          effects_table(e),
+                          variance_table(e, rows)};
   size_t n = 0;
   for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
     bool keep = all[i] && (i < 2 || all[i]->n_rows > 0) && n < cap;
@@ -427,6 +435,8 @@ json_t *rigor_report_notes(const rigor_analysis_t *a, const rigor_exp_analysis_t
     note(notes, "order is sequential: drift and warm-up fall on the variants unevenly");
   if (e->incomplete_design)
     note(notes, "the number of blocks is not a multiple of the square: balance is incomplete");
+  rigor_report_builds_notes(e, notes);
+  rigor_report_replication_notes(e, notes);
   for (size_t d = 0; d < e->n_effects; d++) {
     const rigor_design_effect_t *x = &e->effects[d];
     if (x->warn_position)

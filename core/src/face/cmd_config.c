@@ -57,8 +57,8 @@ int rigor_cmd_config(int argc, char **argv) {
                    : rigor_usage_error(&cmd, "no experiment file given");
   if (code < 0 && canonical && base_hash)
     code = rigor_usage_error(&cmd, "--canonical and --base-hash print different things; give one");
+  if (code < 0) code = rigor_config_args_finish(&cmd, &ca);
   if (code >= 0) goto done;
-  rigor_config_args_finish(&ca);
   char hex[65];
   rigor_config_t *cfg = NULL;
   if (base_hash) {

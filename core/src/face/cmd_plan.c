@@ -28,14 +28,33 @@ static void print_experiment(FILE *out, const rigor_experiment_t *e) {
   const rigor_schedule_t *s = &e->schedule;
   const char *plugin = json_string_value(json_object_get(e->resolved, "plugin"));
   fprintf(out, "experiment %s (%s)\n", e->name, e->source);
-  fprintf(out, "  plugin %s; %u variants x %u blocks = %llu runs\n", plugin, s->n_variants,
-          s->n_blocks, (unsigned long long)s->n_variants * s->n_blocks);
+  if (e->order.precision > 0)
+    fprintf(out,
+            "  plugin %s; %u variants x %u to %u blocks = %llu to %llu runs\n"
+            "  replicates adaptive: min %u, max %u blocks, until every 95%% half-width is at most "
+            "%g%%\n",
+            plugin, s->n_variants, e->order.min_blocks, s->n_blocks,
+            (unsigned long long)s->n_variants * e->order.min_blocks,
+            (unsigned long long)s->n_variants * s->n_blocks, e->order.min_blocks, s->n_blocks,
+            e->order.precision * 100);
+  else
+    fprintf(out, "  plugin %s; %u variants x %u blocks = %llu runs\n", plugin, s->n_variants,
+            s->n_blocks, (unsigned long long)s->n_variants * s->n_blocks);
   fprintf(out, "  order %s, seed %llu%s", e->order.design->name, (unsigned long long)e->order.seed,
           e->order.randomize ? ", randomized" : "");
   if (s->square_rows)
     fprintf(out, "; square of %u rows, %s", s->square_rows,
             s->incomplete ? "INCOMPLETE" : "complete");
   fprintf(out, "\n  hash %s\n  output %s\n", e->hash, e->output);
+  for (uint32_t v = 0; v < e->n_variants; v++) {
+    const json_t *build = json_object_get(e->variants[v].settings, "build");
+    bool first = build != NULL;
+    for (uint32_t u = 0; u < v && first; u++)
+      first = !json_equal(json_object_get(e->variants[u].settings, "build"), (json_t *)build);
+    if (first)
+      fprintf(out, "  build %s: %s\n", json_string_value(json_object_get(build, "label")),
+              json_string_value(json_object_get(build, "plugin_path")));
+  }
   if (e->runs_commands) {
     fprintf(out, "  commands (executed only under --allow-commands):\n");
     for (uint32_t v = 0; v < e->n_variants; v++)
@@ -68,8 +87,8 @@ int rigor_cmd_plan(int argc, char **argv) {
   rigor_strings_t files = {0};
   int code = rigor_args_parse(&cmd, argc, argv, &files);
   if (code < 0 && files.n == 0) code = rigor_usage_error(&cmd, "no experiment file given");
+  if (code < 0) code = rigor_config_args_finish(&cmd, &ca);
   if (code >= 0) goto done;
-  rigor_config_args_finish(&ca);
   /* Every file loads before anything is written, so a wrong one leaves no partial plan. */
   rigor_config_t **cfgs = calloc(files.n, sizeof *cfgs);
   code = cfgs ? RIGOR_EXIT_OK : RIGOR_EXIT_RUN_FAILED;

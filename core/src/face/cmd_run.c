@@ -3,6 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "adaptive.h"
 #include "analysis.h"
 #include "cli.h"
 #include "config_args.h"
@@ -19,8 +20,14 @@ static const char about[] =
 
 static void print_schedule(const rigor_experiment_t *e) {
   const rigor_schedule_t *s = &e->schedule;
-  printf("experiment %s: %u variants x %u blocks = %u runs (%s)\n", e->name, s->n_variants,
-         s->n_blocks, s->n_variants * s->n_blocks, e->order.design->name);
+  if (e->order.precision > 0)
+    printf("experiment %s: %u variants x %u to %u blocks = %u to %u runs (%s, adaptive to %g%%)\n",
+           e->name, s->n_variants, e->order.min_blocks, s->n_blocks,
+           s->n_variants * e->order.min_blocks, s->n_variants * s->n_blocks, e->order.design->name,
+           e->order.precision * 100);
+  else
+    printf("experiment %s: %u variants x %u blocks = %u runs (%s)\n", e->name, s->n_variants,
+           s->n_blocks, s->n_variants * s->n_blocks, e->order.design->name);
   for (uint32_t b = 0; b < s->n_blocks; b++)
     for (uint32_t p = 0; p < s->n_variants; p++) {
       uint32_t v = s->cells[b * s->n_variants + p];
@@ -81,7 +88,11 @@ int rigor_cmd_run(int argc, char **argv) {
   }
   const char *file = files.v[0];
   bool report = !no_report && !view.quiet;
-  rigor_config_args_finish(&ca);
+  if (rigor_config_args_finish(&cmd, &ca) >= 0) {
+    rigor_strings_free(&files);
+    rigor_config_args_free(&ca);
+    return RIGOR_EXIT_USAGE;
+  }
   ca.opts.output_override = output;
   ropts.search = ca.opts.search;
   rigor_config_t *cfg = NULL;
@@ -107,6 +118,9 @@ int rigor_cmd_run(int argc, char **argv) {
   view.line = !view.quiet && !view.verbose && isatty(STDERR_FILENO);
   ropts.progress = rigor_progress_draw;
   ropts.progress_arg = &view;
+  rigor_adaptive_t adaptive = {.quiet = view.quiet};
+  ropts.after_block = rigor_adaptive_after_block;
+  ropts.after_block_arg = &adaptive;
   rigor_jobs_t jobs;
   if (rigor_jobs_build(cfg, &jobs) != 0) {
     fprintf(stderr, "rigor run: out of memory\n");

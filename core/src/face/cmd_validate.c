@@ -18,8 +18,8 @@ int rigor_cmd_validate(int argc, char **argv) {
   rigor_strings_t files = {0};
   int code = rigor_args_parse(&cmd, argc, argv, &files);
   if (code < 0 && files.n == 0) code = rigor_usage_error(&cmd, "no experiment file given");
+  if (code < 0) code = rigor_config_args_finish(&cmd, &ca);
   if (code >= 0) goto done;
-  rigor_config_args_finish(&ca);
   size_t bad = 0;
   for (size_t f = 0; f < files.n; f++) {
     rigor_config_t *cfg = NULL;

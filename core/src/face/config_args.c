@@ -1,6 +1,7 @@
 #include "config_args.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "environment.h"
@@ -13,6 +14,9 @@ void rigor_config_args_options(rigor_config_args_t *a, rigor_option_t *out) {
        .list = &a->dirs},
       {"config-path", 0, "DIR", "a trusted folder of shared bases `extends:` may name (repeatable)",
        .list = &a->config_dirs},
+      {"build", 0, "LABEL=DIR",
+       "a build axis level: plugins in DIR (repeatable; replaces the file's axis)",
+       .list = &a->build_args},
       {"allow-external-extends", 0, NULL, "accept `extends:` that leave the config's folder",
        .flag = &a->opts.allow_external_extends},
       {"allow-unsafe-plugin-path", 0, NULL, "accept world-writable plugin folders",
@@ -21,16 +25,38 @@ void rigor_config_args_options(rigor_config_args_t *a, rigor_option_t *out) {
   memcpy(out, shared, sizeof shared);
 }
 
-void rigor_config_args_finish(rigor_config_args_t *a) {
+int rigor_config_args_finish(const rigor_command_t *cmd, rigor_config_args_t *a) {
   static const char *const none[] = {NULL};
   a->opts.search.extra_dirs = a->dirs.v ? a->dirs.v : none;
   a->opts.config_dirs = a->config_dirs.v ? a->config_dirs.v : none;
   a->opts.check_machine = rigor_environment_check;
+  size_t n = a->build_args.n;
+  if (n == 0) return -1;
+  a->builds = calloc(n, sizeof *a->builds);
+  a->build_labels = calloc(n, sizeof *a->build_labels);
+  if (!a->builds || !a->build_labels) return rigor_usage_error(cmd, "out of memory");
+  for (size_t i = 0; i < n; i++) {
+    const char *arg = a->build_args.v[i], *eq = strchr(arg, '=');
+    if (!eq || eq == arg || !eq[1])
+      return rigor_usage_error(
+          cmd, "--build takes LABEL=DIR (a label and a plugin folder), not '%s'", arg);
+    if (!(a->build_labels[i] = strndup(arg, (size_t)(eq - arg))))
+      return rigor_usage_error(cmd, "out of memory");
+    a->builds[i] = (rigor_build_opt_t){.label = a->build_labels[i], .dir = eq + 1};
+  }
+  a->opts.builds = a->builds;
+  a->opts.n_builds = n;
+  return -1;
 }
 
 void rigor_config_args_free(rigor_config_args_t *a) {
+  for (size_t i = 0; a->build_labels && i < a->build_args.n; i++)
+    free(a->build_labels[i]);
+  free(a->build_labels);
+  free(a->builds);
   rigor_strings_free(&a->dirs);
   rigor_strings_free(&a->config_dirs);
+  rigor_strings_free(&a->build_args);
 }
 
 int rigor_config_args_load(const rigor_config_args_t *a, const char *file, rigor_config_t **cfg) {
