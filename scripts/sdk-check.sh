@@ -26,7 +26,7 @@ done
 
 step "install rigor into $prefix"
 cmake --install "$build" --prefix "$prefix" >"$work/install.log"
-for f in bin/rigor include/rigor/plugin.h include/rigor/plugin_identity.h \
+for f in bin/rigor include/rigor/plugin.h include/rigor/plugin_identity.h include/rigor/test_host.h \
   lib/cmake/rigor/rigorConfig.cmake \
   lib/cmake/rigor/rigorConfigVersion.cmake lib/cmake/rigor/RigorPlugin.cmake \
   lib/pkgconfig/rigor-plugin.pc share/man/man1/rigor.1 share/bash-completion/completions/rigor \
@@ -64,9 +64,9 @@ exported=$(nm -D --defined-only "$so" | awk '$2 == "T" { print $3 }')
 
 step "the installed headers compile as C++ too"
 if command -v "${CXX:-c++}" >/dev/null; then
-  printf '#include <rigor/plugin.h>\n#include <rigor/plugin_identity.h>\n' |
+  printf '#include <rigor/plugin.h>\n#include <rigor/plugin_identity.h>\n#include <rigor/test_host.h>\n' |
     "${CXX:-c++}" -x c++ -std=c++11 -Wall -Wextra -Werror -fsyntax-only -I"$prefix/include" - ||
-    fail "rigor/plugin.h or rigor/plugin_identity.h does not compile as C++"
+    fail "rigor/plugin.h, rigor/plugin_identity.h or rigor/test_host.h does not compile as C++"
   echo "C++: ok"
 else
   echo "no C++ compiler; skipped"
@@ -117,7 +117,7 @@ bad=$(jq -c 'select(.type == "run") | .plugin_identity | select(
 [ -z "$bad" ] || fail "run records' plugin_identity disagrees with the template: $bad"
 "$rigor" report "$results"
 
-step "ctest of the template build (its own test runs rigor run)"
+step "ctest of the template build (its unit test on rigor::test_host, and rigor run)"
 ctest --test-dir "$work/template-build" --output-on-failure
 
 step "install the plugin into rigor's prefix: found relative to the binary"

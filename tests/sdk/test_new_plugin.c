@@ -142,6 +142,17 @@ static void test_writes_the_template_with_the_name_filled_in(void **state) {
   assert_string_equal(d->name, "fast_copy");
   assert_int_equal(d->n_params, 3);
   dlclose(handle);
+
+  /* Its unit test builds against rigor/test_host.h alone and passes against the plugin. */
+  char unit[PATH_MAX];
+  PATHF(unit, "%s/test_fast_copy", out);
+  PATHF(cmd,
+        "'%s' -std=c11 -O1 -Wall -Wextra -Werror -I'%s/core/include' -o '%s' "
+        "'%s/tests/test_fast_copy.c' -ldl -lm && '%s' '%s'",
+        SDK_CC, RIGOR_SOURCE_DIR, unit, out, unit, so);
+  cc_rc = sdk_run(cmd, &cc_out);
+  if (cc_rc != 0) fail_msg("%s\n%s", cmd, cc_out);
+  free(cc_out);
   sdk_remove_tree(dir);
 }
 
