@@ -106,8 +106,8 @@ static int read_with_jansson(reader_t *r, const char *text, size_t len, size_t s
     }
     if (line == 1 && looks_like_experiment(r->path, text + start, len - start))
       snprintf(r->err, r->errlen,
-               "%s: this is an experiment file, not a results file; run it first (rigor run %s), "
-               "then read the results file it writes",
+               "%s: this is an experiment file; run it first (rigor run %s) and give the results "
+               "file it writes",
                r->path, r->path);
     else
       snprintf(r->err, r->errlen, "%s:%zu:%d: %s", r->path, line,

@@ -1,0 +1,373 @@
+/* The command line's conventions, against the real binary: --name=value and --name value,
+ * -o/--output on every command that writes, one wording for usage errors with did-you-mean,
+ * --help listing every option, several files for validate and plan, and the heartbeat on a
+ * stderr that is no terminal. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+static char dir[1024];
+
+/* Every subcommand a user can call. */
+static const char *const commands[] = {"run",     "plan",   "validate", "config",
+                                       "plugins", "report", "compare",  "rounds",
+                                       "history", "store",  "check",    "new-plugin"};
+#define N_COMMANDS (sizeof commands / sizeof *commands)
+
+typedef struct result {
+  int rc;
+  char *out; /* stdout */
+  char *err; /* stderr */
+} result_t;
+
+static char *slurp(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return strdup("");
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *buf = malloc((size_t)n + 1);
+  size_t got = fread(buf, 1, (size_t)n, f);
+  buf[got] = '\0';
+  fclose(f);
+  return buf;
+}
+
+/* Runs `rigor ARGS` (shell text) in the scratch folder, stdout and stderr apart, stdin empty. */
+static result_t rigor(const char *fmt, ...) {
+  char args[2048], cmd[4096];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(args, sizeof args, fmt, ap);
+  va_end(ap);
+  snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s </dev/null >out.txt 2>err.txt", dir, RIGOR_EXE,
+           args);
+  int status = system(cmd);
+  result_t r = {WIFEXITED(status) ? WEXITSTATUS(status) : -1, NULL, NULL};
+  char path[4200];
+  snprintf(path, sizeof path, "%s/out.txt", dir);
+  r.out = slurp(path);
+  snprintf(path, sizeof path, "%s/err.txt", dir);
+  r.err = slurp(path);
+  return r;
+}
+
+static void result_free(result_t *r) {
+  free(r->out);
+  free(r->err);
+}
+
+static void write_text(const char *name, const char *text) {
+  char path[4200];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fputs(text, f);
+  fclose(f);
+}
+
+static char *read_text(const char *name) {
+  char path[4200];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  return slurp(path);
+}
+
+static size_t count(const char *text, const char *needle) {
+  size_t n = 0;
+  for (const char *p = text; (p = strstr(p, needle)); p += strlen(needle))
+    n++;
+  return n;
+}
+
+#define ASSERT_HAS(text, needle)                                                                   \
+  do {                                                                                             \
+    if (!strstr((text), (needle))) fail_msg("expected '%s' in:\n%s", (needle), (text));            \
+  } while (0)
+
+/* Two experiments on the shipped null plugin, and their results, made once. */
+static int setup(void **state) {
+  (void)state;
+  snprintf(dir, sizeof dir, "%s/cli-scratch", RIGOR_BINARY_DIR "/tests");
+  char cmd[2200];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", dir, dir);
+  if (system(cmd) != 0) return -1;
+  write_text("a.yaml", "schema: 1\n"
+                       "name: alpha\n"
+                       "plugin: null\n"
+                       "params: {bytes: 1KiB}\n"
+                       "timing: {warmup: 0, cycles: 3, iters: 4}\n"
+                       "matrix:\n"
+                       "  spin_ns: [0, 1000]\n"
+                       "order: {design: mirrored, replicates: 2}\n"
+                       "output: a.jsonl\n");
+  write_text("b.yaml", "schema: 1\n"
+                       "name: beta\n"
+                       "plugin: null\n"
+                       "timing: {warmup: 0, cycles: 3, iters: 4}\n"
+                       "output: b.jsonl\n");
+  write_text("bad.yaml", "schema: 1\n"
+                         "name: gamma\n"
+                         "plugin: null\n"
+                         "timing: {cycels: 3}\n");
+  return 0;
+}
+
+static void test_usage_errors_read_one_way(void **state) {
+  (void)state;
+  for (size_t i = 0; i < N_COMMANDS; i++) {
+    result_t r = rigor("%s --no-such-option", commands[i]);
+    assert_int_equal(r.rc, 2);
+    char first[256], usage[256], see[256];
+    snprintf(first, sizeof first, "rigor %s: unknown option '--no-such-option'", commands[i]);
+    snprintf(usage, sizeof usage, "\nusage: rigor %s", commands[i]);
+    snprintf(see, sizeof see, "See 'rigor %s --help'.\n", commands[i]);
+    if (strncmp(r.err, first, strlen(first)) != 0) fail_msg("%s: stderr:\n%s", commands[i], r.err);
+    ASSERT_HAS(r.err, usage);
+    ASSERT_HAS(r.err, see);
+    assert_string_equal(r.out, "");
+    result_free(&r);
+  }
+}
+
+static void test_did_you_mean(void **state) {
+  (void)state;
+  result_t r = rigor("plan a.yaml --outptu p.txt");
+  assert_int_equal(r.rc, 2);
+  ASSERT_HAS(r.err, "rigor plan: unknown option '--outptu' (did you mean '--output'?)");
+  result_free(&r);
+  r = rigor("valdiate a.yaml");
+  assert_int_equal(r.rc, 2);
+  ASSERT_HAS(r.err, "rigor: unknown command 'valdiate' (did you mean 'validate'?)");
+  result_free(&r);
+  r = rigor("plugins nul");
+  assert_int_equal(r.rc, 2);
+  ASSERT_HAS(r.err, "no plugin named 'nul' (did you mean 'null'?)");
+  result_free(&r);
+  r = rigor("report a.jsonl --format jsno");
+  assert_int_equal(r.rc, 2);
+  ASSERT_HAS(r.err, "rigor report: --format takes text, md, csv, json or html, not 'jsno' "
+                    "(did you mean 'json'?)");
+  result_free(&r);
+}
+
+static void test_missing_value_and_flag_with_value(void **state) {
+  (void)state;
+  result_t r = rigor("plan a.yaml -o");
+  assert_int_equal(r.rc, 2);
+  ASSERT_HAS(r.err, "rigor plan: option '-o' needs a value");
+  result_free(&r);
+  r = rigor("report a.jsonl --format");
+  assert_int_equal(r.rc, 2);
+  ASSERT_HAS(r.err, "rigor report: option '--format' needs a value");
+  result_free(&r);
+  r = rigor("run a.yaml --force=yes");
+  assert_int_equal(r.rc, 2);
+  ASSERT_HAS(r.err, "rigor run: option '--force' takes no value");
+  result_free(&r);
+}
+
+/* `rigor run` first: the later tests read its results. */
+static void test_heartbeat_when_stderr_is_no_terminal(void **state) {
+  (void)state;
+  result_t r = rigor("run a.yaml --force --no-report");
+  assert_int_equal(r.rc, 0);
+  /* 2 variants x 2 mirrored replicates: 4 runs, a line each, in order. */
+  assert_int_equal(count(r.err, ": ok in "), 4);
+  for (int k = 1; k <= 4; k++) {
+    char line[64];
+    snprintf(line, sizeof line, "rigor: [%d/4] alpha spin_ns=", k);
+    ASSERT_HAS(r.err, line);
+  }
+  ASSERT_HAS(r.err, " elapsed, ETA ");
+  ASSERT_HAS(r.err, "rigor: alpha: 4 runs -> ");
+  assert_null(strchr(r.err, '\r'));
+  assert_null(strstr(r.err, "\033["));
+  result_free(&r);
+
+  r = rigor("run a.yaml --force -q");
+  assert_int_equal(r.rc, 0);
+  assert_string_equal(r.err, "");
+  assert_string_equal(r.out, "");
+  result_free(&r);
+
+  r = rigor("run a.yaml --force --verbose --no-report");
+  assert_int_equal(r.rc, 0);
+  assert_int_equal(count(r.err, ": starts (run "), 4);
+  assert_int_equal(count(r.err, ": ok in "), 4);
+  result_free(&r);
+
+  r = rigor("run a.yaml --force -q -v");
+  assert_int_equal(r.rc, 2);
+  ASSERT_HAS(r.err, "rigor run: --quiet and --verbose contradict each other");
+  result_free(&r);
+}
+
+static void test_equals_and_space_forms_agree(void **state) {
+  (void)state;
+  result_t spaced = rigor("plan a.yaml --only alpha");
+  result_t joined = rigor("plan a.yaml --only=alpha");
+  assert_int_equal(spaced.rc, 0);
+  assert_int_equal(joined.rc, 0);
+  assert_string_equal(spaced.out, joined.out);
+  ASSERT_HAS(spaced.out, "experiment alpha");
+  result_free(&spaced);
+  result_free(&joined);
+  spaced = rigor("report a.jsonl --format json");
+  joined = rigor("report a.jsonl --format=json");
+  assert_int_equal(spaced.rc, 0);
+  assert_int_equal(joined.rc, 0);
+  assert_string_equal(spaced.out, joined.out);
+  result_free(&spaced);
+  result_free(&joined);
+}
+
+/* Each command that writes takes -o/--output and leaves standard output empty. */
+static void test_output_on_every_writer(void **state) {
+  (void)state;
+  static const struct {
+    const char *args;
+    const char *expect; /* in the written file */
+  } writers[] = {
+      {"plan a.yaml -o w.txt", "experiment alpha"},
+      {"plan a.yaml --output=w.txt", "experiment alpha"},
+      {"config a.yaml -o w.txt", "\"hash\""},
+      {"report a.jsonl --output w.txt", "alpha"},
+      {"compare a.jsonl a.jsonl -o w.txt", "alpha"},
+      {"rounds a.jsonl a.jsonl -o w.txt", "round"},
+      {"plugins --names -o w.txt", "null\n"},
+      {"check --format json -o w.txt", "\"check\""},
+  };
+  for (size_t i = 0; i < sizeof writers / sizeof *writers; i++) {
+    char path[4200];
+    snprintf(path, sizeof path, "%s/w.txt", dir);
+    unlink(path);
+    result_t r = rigor("%s", writers[i].args);
+    if (r.rc != 0) fail_msg("rigor %s: exit %d\n%s", writers[i].args, r.rc, r.err);
+    if (r.out[0]) fail_msg("rigor %s wrote to stdout:\n%s", writers[i].args, r.out);
+    char *written = read_text("w.txt");
+    if (!strstr(written, writers[i].expect))
+      fail_msg("rigor %s: w.txt lacks '%s':\n%s", writers[i].args, writers[i].expect, written);
+    free(written);
+    result_free(&r);
+  }
+  result_t r = rigor("plan a.yaml -o /nonexistent/dir/p.txt");
+  assert_int_equal(r.rc, 2);
+  ASSERT_HAS(r.err, "rigor plan: cannot write /nonexistent/dir/p.txt");
+  result_free(&r);
+}
+
+static void test_validate_and_plan_take_several_files(void **state) {
+  (void)state;
+  result_t r = rigor("validate a.yaml b.yaml");
+  assert_int_equal(r.rc, 0);
+  ASSERT_HAS(r.out, "a.yaml: ok (1 experiment, 2 variants, 4 runs)");
+  ASSERT_HAS(r.out, "b.yaml: ok (1 experiment, 1 variants, 1 runs)");
+  result_free(&r);
+  /* A wrong file among good ones: each is still checked, and the exit says which way. */
+  r = rigor("validate a.yaml bad.yaml b.yaml");
+  assert_int_equal(r.rc, 2);
+  ASSERT_HAS(r.out, "a.yaml: ok");
+  ASSERT_HAS(r.out, "b.yaml: ok");
+  ASSERT_HAS(r.err, "bad.yaml:4:");
+  ASSERT_HAS(r.err, "rigor validate: 1 of 3 files are not valid");
+  result_free(&r);
+  r = rigor("plan a.yaml b.yaml");
+  assert_int_equal(r.rc, 0);
+  ASSERT_HAS(r.out, "experiment alpha");
+  ASSERT_HAS(r.out, "experiment beta");
+  result_free(&r);
+  /* Nothing is written when one file is wrong. */
+  r = rigor("plan a.yaml bad.yaml -o p.txt");
+  assert_int_equal(r.rc, 2);
+  char path[4200];
+  snprintf(path, sizeof path, "%s/p.txt", dir);
+  assert_int_not_equal(access(path, F_OK), 0);
+  result_free(&r);
+}
+
+/* --help lists each option with a line of its own, and every option it lists is one the
+ * command accepts. */
+static void test_help_lists_every_option(void **state) {
+  (void)state;
+  for (size_t i = 0; i < N_COMMANDS; i++) {
+    result_t r = rigor("%s --help", commands[i]);
+    assert_int_equal(r.rc, 0);
+    char usage[128];
+    snprintf(usage, sizeof usage, "usage: rigor %s", commands[i]);
+    if (strncmp(r.out, usage, strlen(usage)) != 0) fail_msg("%s --help:\n%s", commands[i], r.out);
+    const char *opts = strstr(r.out, "\noptions:\n");
+    if (!opts) fail_msg("%s --help has no options list:\n%s", commands[i], r.out);
+    size_t listed = 0;
+    for (const char *line = opts + strlen("\noptions:\n"); *line == ' ';) {
+      size_t len = strcspn(line, "\n");
+      char text[512];
+      snprintf(text, sizeof text, "%.*s", (int)len, line);
+      const char *name = strstr(text, "--");
+      if (!name) fail_msg("%s --help: an option line without --name: '%s'", commands[i], text);
+      char option[64];
+      snprintf(option, sizeof option, "%.*s", (int)strcspn(name, " "), name);
+      /* A label, two spaces, then the line that says what it does. */
+      const char *gap = strstr(name, "  ");
+      if (!gap || !gap[strspn(gap, " ")])
+        fail_msg("%s --help: '%s' says nothing", commands[i], text);
+      if (strcmp(option, "--help") != 0) {
+        result_t o = rigor("%s %s=x", commands[i], option);
+        char unknown[128];
+        snprintf(unknown, sizeof unknown, "unknown option '%s'", option);
+        if (strstr(o.err, unknown))
+          fail_msg("%s refuses the %s its help lists", commands[i], option);
+        result_free(&o);
+      }
+      listed++;
+      line += len + (line[len] == '\n');
+    }
+    assert_true(listed >= 1);
+    ASSERT_HAS(opts, "-h, --help");
+    result_free(&r);
+  }
+}
+
+static void test_rounds_refuses_an_unknown_metric(void **state) {
+  (void)state;
+  result_t r = rigor("rounds a.jsonl a.jsonl --metric opz");
+  assert_int_equal(r.rc, 2);
+  ASSERT_HAS(r.err, "rigor rounds: --metric: no row of these files has a metric 'opz' (did you "
+                    "mean 'ops'?); they have ops");
+  assert_string_equal(r.out, "");
+  result_free(&r);
+  r = rigor("rounds a.jsonl a.jsonl --metric ops");
+  assert_int_equal(r.rc, 0);
+  result_free(&r);
+}
+
+static void test_report_of_an_experiment_file(void **state) {
+  (void)state;
+  result_t r = rigor("report a.yaml");
+  assert_int_equal(r.rc, 2);
+  ASSERT_HAS(r.err, "a.yaml: this is an experiment file; run it first (rigor run a.yaml)");
+  result_free(&r);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_usage_errors_read_one_way),
+      cmocka_unit_test(test_missing_value_and_flag_with_value),
+      cmocka_unit_test(test_heartbeat_when_stderr_is_no_terminal),
+      cmocka_unit_test(test_did_you_mean),
+      cmocka_unit_test(test_equals_and_space_forms_agree),
+      cmocka_unit_test(test_output_on_every_writer),
+      cmocka_unit_test(test_validate_and_plan_take_several_files),
+      cmocka_unit_test(test_help_lists_every_option),
+      cmocka_unit_test(test_rounds_refuses_an_unknown_metric),
+      cmocka_unit_test(test_report_of_an_experiment_file),
+  };
+  return cmocka_run_group_tests(tests, setup, NULL);
+}
