@@ -1,5 +1,7 @@
-# bash completion for rigor: subcommands, their options, experiment names (from the YAML file on
-# the command line) and plugin names (from `rigor plugins --names`).
+# bash completion for rigor: subcommands, their options (read from `rigor COMMAND --help`, so
+# they never drift from the binary), experiment names (from the YAML file on the command line)
+# and plugin names (from `rigor plugins --names`). Works with the bash-completion package and,
+# more plainly, without it.
 
 # Experiment names of a rigor YAML file: the `- name:` entries under `experiments:`.
 _rigor_experiments() {
@@ -19,9 +21,38 @@ _rigor_plugins() {
   "$rigor" plugins --names "$@" 2>/dev/null
 }
 
+# The options `rigor COMMAND [SUBCOMMAND] --help` lists: the labels before each option's text.
+_rigor_options() {
+  local rigor=$1
+  shift
+  "$rigor" "$@" --help 2>/dev/null | awk '
+    /^options:/ { inside = 1; next }
+    inside && /^ / {
+      for (i = 1; i <= NF && $i ~ /^-/; i++) { label = $i; sub(/,$/, "", label); print label }
+    }'
+}
+
+# Without the bash-completion package: file names, or folders with -d.
+_rigor_files() {
+  if declare -F _filedir >/dev/null; then
+    _filedir "$@"
+  elif [[ $1 == -d ]]; then
+    COMPREPLY=($(compgen -d -- "$cur"))
+  else
+    COMPREPLY=($(compgen -f -- "$cur"))
+  fi
+}
+
 _rigor() {
   local cur prev words cword
-  _init_completion || return
+  if declare -F _init_completion >/dev/null; then
+    _init_completion || return
+  else
+    words=("${COMP_WORDS[@]}")
+    cword=$COMP_CWORD
+    cur=${COMP_WORDS[COMP_CWORD]}
+    prev=${COMP_WORDS[COMP_CWORD - 1]}
+  fi
 
   local commands="run plan validate config plugins report compare rounds store history check new-plugin"
   if ((cword == 1)); then
@@ -39,16 +70,16 @@ _rigor() {
   done
 
   case $prev in
-    -o)
-      _filedir
+    -o | --output)
+      _rigor_files
       return
       ;;
     --db)
-      _filedir db
+      _rigor_files db
       return
       ;;
     --plugin-path | --config-path)
-      _filedir -d
+      _rigor_files -d
       return
       ;;
     --format)
@@ -91,94 +122,34 @@ _rigor() {
       ;;
   esac
 
+  local -a sub=()
   case $command in
-    run)
-      if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "-o --resume --force --only --dry-run --plugin-path --build
-          --allow-commands --allow-unsafe-plugin-path --config-path --allow-external-extends
-          --quiet --no-report --help" -- "$cur"))
-      else
-        _filedir '@(yaml|yml)'
+    store | history)
+      if ((cword == 2)); then
+        local subs="add ls export migrate"
+        [[ $command == history ]] && subs="check $(_rigor_options "$rigor" history)"
+        COMPREPLY=($(compgen -W "$subs --help" -- "$cur"))
+        return
       fi
+      [[ ${words[2]} != -* ]] && sub=("${words[2]}")
       ;;
-    plan | validate | config)
-      if [[ $cur == -* ]]; then
-        local opts="--only --plugin-path --build --config-path --allow-external-extends --help"
-        [[ $command == plan ]] && opts+=" -o"
-        [[ $command == config ]] && opts+=" --canonical --base-hash"
-        COMPREPLY=($(compgen -W "$opts" -- "$cur"))
-      else
-        _filedir '@(yaml|yml)'
-      fi
-      ;;
+  esac
+  if [[ $cur == -* ]]; then
+    COMPREPLY=($(compgen -W "$(_rigor_options "$rigor" "$command" "${sub[@]}")" -- "$cur"))
+    return
+  fi
+  case $command in
+    run | plan | validate | config) _rigor_files '@(yaml|yml)' ;;
+    report | compare | rounds) _rigor_files jsonl ;;
+    store) [[ ${sub[0]} == add ]] && _rigor_files jsonl ;;
     plugins)
-      if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "--format --names --plugin-path --allow-unsafe-plugin-path
-          --help" -- "$cur"))
-      elif ((cword == 2)); then
+      if ((cword == 2)); then
         COMPREPLY=($(compgen -W "$(_rigor_plugins "$rigor" "${path_args[@]}")" -- "$cur"))
       fi
       ;;
-    report)
-      if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "--format -o --by --ref --help" -- "$cur"))
-      else
-        _filedir jsonl
-      fi
-      ;;
-    compare)
-      if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "--threshold --fail-on --format --ignore-identity --seed --axis
-          --ref --candidate --help" -- "$cur"))
-      else
-        _filedir jsonl
-      fi
-      ;;
-    rounds)
-      if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "--metric --axis --format --help" -- "$cur"))
-      else
-        _filedir jsonl
-      fi
-      ;;
-    store)
-      if ((cword == 2)); then
-        COMPREPLY=($(compgen -W "add ls export migrate --help" -- "$cur"))
-        return
-      fi
-      case ${words[2]} in
-        add)
-          if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W "--db --commit --date --branch --tag --quiet --help" -- "$cur"))
-          else
-            _filedir jsonl
-          fi
-          ;;
-        ls) COMPREPLY=($(compgen -W "--db --format --help" -- "$cur")) ;;
-        export)
-          COMPREPLY=($(compgen -W "--db --commit --import --experiment -o --help" -- "$cur"))
-          ;;
-        migrate) COMPREPLY=($(compgen -W "--db --quiet --help" -- "$cur")) ;;
-      esac
-      ;;
-    history)
-      local opts="--db --series --format --significance --min-magnitude --window --help"
-      if [[ ${words[2]} == check ]]; then
-        opts+=" --commit"
-      else
-        opts+=" -o --upto"
-        ((cword == 2)) && opts+=" check"
-      fi
-      COMPREPLY=($(compgen -W "$opts" -- "$cur"))
-      ;;
-    check)
-      COMPREPLY=($(compgen -W "--format --help" -- "$cur"))
-      ;;
     new-plugin)
       # NAME is free text; DIR is a folder.
-      if ((cword == 3)); then
-        _filedir -d
-      fi
+      ((cword == 3)) && _rigor_files -d
       ;;
   esac
 }

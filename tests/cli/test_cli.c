@@ -356,6 +356,29 @@ static void test_report_of_an_experiment_file(void **state) {
   result_free(&r);
 }
 
+/* The bash completion reads each command's options from its --help, without the bash-completion
+ * package too. */
+static void test_completion_offers_the_options_help_lists(void **state) {
+  (void)state;
+  char bin[1024], script[4096];
+  snprintf(bin, sizeof bin, "%s", RIGOR_EXE);
+  *strrchr(bin, '/') = '\0';
+  snprintf(script, sizeof script,
+           "PATH='%s':$PATH; source '%s/completions/rigor.bash'; "
+           "t() { COMP_WORDS=(\"$@\"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMPREPLY=(); "
+           "_rigor; echo \"${COMPREPLY[*]}\"; }; "
+           "t rigor vali; t rigor plan --o; t rigor store add --ta; t rigor plugins nu",
+           bin, RIGOR_SOURCE_DIR);
+  write_text("complete.sh", script);
+  char cmd[2200];
+  snprintf(cmd, sizeof cmd, "bash --norc --noprofile '%s/complete.sh' >'%s/complete.txt' 2>&1", dir,
+           dir);
+  assert_int_equal(system(cmd), 0);
+  char *got = read_text("complete.txt");
+  assert_string_equal(got, "validate\n--output --only\n--tag\nnull\n");
+  free(got);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_usage_errors_read_one_way),
@@ -368,6 +391,7 @@ int main(void) {
       cmocka_unit_test(test_help_lists_every_option),
       cmocka_unit_test(test_rounds_refuses_an_unknown_metric),
       cmocka_unit_test(test_report_of_an_experiment_file),
+      cmocka_unit_test(test_completion_offers_the_options_help_lists),
   };
   return cmocka_run_group_tests(tests, setup, NULL);
 }
