@@ -11,7 +11,7 @@
 #      95% bootstrap interval, rigor's #wrong and nccl-tests' #wrong;
 #   2. the cost of one check on the device against one on the host (check_on), all_reduce at
 #      COST_BYTES, from the plugin's check_s metric;
-#   3. the warmup and iterations matrices of seed 000's chapter 9 (configs/nccl/ch09.yaml, with
+#   3. the warmup and iterations matrices of the nccl-tests methodology study's chapter 9 (configs/nccl/ch09.yaml, with
 #      gpus_per_process GPUS), as rigor report prints them.
 # The defaults (nine collectives, 1 MiB to 1 GiB, REPEATS 2, one GPU) are sized for about five
 # minutes of device time (an estimate); each stage's seconds go into the file.
@@ -289,7 +289,7 @@ if "cost" in stages:
 if "ch09" in stages:
     for experiment in ("warmup", "iterations"):
         path = os.path.join(out, "ch09-%s.md" % experiment)
-        w.write("\n## Seed 000, chapter 9: %s matrix (rigor report)\n\n" % experiment)
+        w.write("\n## The nccl-tests methodology study, chapter 9: %s matrix (rigor report)\n\n" % experiment)
         w.write(open(path).read() if os.path.exists(path) else "(no report)\n")
 w.close()
 PY

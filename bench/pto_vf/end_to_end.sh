@@ -10,7 +10,7 @@ build="${1:-$root/build}"
 base="${2:-}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-"$build/bin/vf_tracegen" "$work/traces" --bytes "${BYTES:-156M}" --seed 7 >"$work/truth.txt"
+"$build/bin/vf_tracegen" "$work/traces" --bytes "${BYTES:-156M}" --seed=7 >"$work/truth.txt"
 bytes=$(sed -n 's/^bytes=//p' "$work/truth.txt")
 cat >"$work/e2e.yaml" <<YAML
 schema: 1

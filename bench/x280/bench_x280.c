@@ -160,7 +160,7 @@ int main(int argc, char **argv) {
          pool.best / omp.best, pool.median / omp.median);
 
   /* map on 2 cores against the stream plugin's copy on 2 threads, the same 2 * 64 MiB of arrays
-   * beyond the LLC: the scalar and the vector loop in the seed's chunks (with and without the
+   * beyond the LLC: the scalar and the vector loop in the X280 measurements' chunks (with and without the
    * next-chunk prefetch) and in quarters. */
   x280_params_t mp[] = {point(X280_MAP, words, 2),        point(X280_MAP, words, 2),
                         point(X280_MAP, words, 2),        point(X280_MAP_VECTOR, words, 2),
@@ -220,7 +220,7 @@ int main(int argc, char **argv) {
            ratio.median, ratio.best, highest);
   }
 
-  /* map_heavy: 1 core against 2, the seed's 262,144 words. */
+  /* map_heavy: 1 core against 2, the X280 measurements' 262,144 words. */
   x280_params_t hv[] = {point(X280_MAP_HEAVY, 262144, 1), point(X280_MAP_HEAVY, 262144, 2)};
   open_bench(&b, hv, 2);
   double one_s[MAX_ROUNDS], two_s[MAX_ROUNDS];

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Speedup of N cores against one (the seed's four_cores_x), per experiment, point and the other
+# Speedup of N cores against one (the X280 measurements' four_cores_x), per experiment, point and the other
 # matrix axes, from a results file whose matrix has a `cores` axis:
 #   plugins/x280/speedup.sh results/x280-cores.jsonl [rigor]
 # Prints: experiment, point, other axes, cores, best speedup (min time of 1 core / min time of N),

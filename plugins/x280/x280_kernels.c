@@ -2,9 +2,10 @@
 
 #include "x280_mix.h"
 
-/* Scalar code throughout (this file builds with -fno-tree-vectorize): the map is the seed's
- * word-at-a-time loop. It is unrolled by four because on a wide out-of-order core the loop's
- * own count, compare and branch would otherwise cost about as much as the word's arithmetic. */
+/* Scalar code throughout (this file builds with -fno-tree-vectorize): the map is the X280
+ * measurements' word-at-a-time loop. It is unrolled by four because on a wide out-of-order core the
+ * loop's own count, compare and branch would otherwise cost about as much as the word's arithmetic.
+ */
 static inline void map4(uint32_t *restrict out, const uint32_t *restrict in) {
   uint32_t a = in[0], b = in[1], c = in[2], d = in[3];
   out[0] = x280_mix(a);

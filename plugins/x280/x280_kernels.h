@@ -1,5 +1,6 @@
 /* The loops each core runs over one chunk. They take plain pointers and lengths, so nothing the
- * loop stores can alias a field it reads (the seed's 2.46 ms against 0.72 ms lesson). */
+ * loop stores can alias a field it reads (the X280 measurements' 2.46 ms against 0.72 ms lesson).
+ */
 #ifndef X280_KERNELS_H
 #define X280_KERNELS_H
 

@@ -55,9 +55,9 @@ static const rigor_param_t x280_params[] = {
      .def = "map",
      .choices = x280_pattern_names,
      .aliases = pattern_aliases,
-     .help =
-         "what each core does; aliases: all, table (the seed's one-core-against-four table), maps, "
-         "prefix, false_sharing, fork_join"},
+     .help = "what each core does; aliases: all, table (the X280 measurements' "
+             "one-core-against-four table), maps, "
+             "prefix, false_sharing, fork_join"},
     {.name = "words",
      .type = RIGOR_PARAM_SIZE,
      .offset = offsetof(x280_params_t, words),
@@ -415,7 +415,7 @@ static const rigor_plugin_t x280_plugin = {
     .size = sizeof(rigor_plugin_t),
     .name = "x280",
     .version = X280_VERSION,
-    .summary = "the X280 parallel-thread patterns (seed 004) on the host's cores",
+    .summary = "the parallel-thread patterns of the X280 measurements on the host's cores",
     .params = x280_params,
     .n_params = sizeof x280_params / sizeof x280_params[0],
     .params_size = sizeof(x280_params_t),

@@ -217,7 +217,8 @@ static void test_cells(void **state) {
 }
 
 /* The primary metric identical in every repeat: the contrast is an exact ratio, and rounds read
- * the axis's levels of one file (seed 002: 756042 -> 504028 cycles is 1.50x). */
+ * the axis's levels of one file (the pto-isa vector-operator guide: 756042 -> 504028 cycles
+ * is 1.50x). */
 static void test_primary_metric_exact(void **state) {
   (void)state;
   fx_spec_t s;

@@ -331,8 +331,8 @@ static void test_imprecise_direction(void **state) {
   rigor_analysis_free(b);
 }
 
-/* One 30%-slow cycle among 30 makes the seed's CV exceed 5%; the robust spread does not move,
- * and the outlier is counted. */
+/* One 30%-slow cycle among 30 makes the nccl-tests methodology study's CV exceed 5%; the robust
+ * spread does not move, and the outlier is counted. */
 static void test_gate_statistics_and_outliers(void **state) {
   (void)state;
   fx_spec_t s;

@@ -523,7 +523,7 @@ static void test_timing_json_round_trip(void **state) {
 
 static void test_shipped_design_examples(void **state) {
   (void)state;
-  const char *files[] = {"sequential", "mirrored", "latin", "williams", "random", "seed000"};
+  const char *files[] = {"sequential", "mirrored", "latin", "williams", "random", "nccl-study"};
   const uint32_t runs[] = {6, 8, 16, 18, 30, 58};
   for (size_t i = 0; i < 6; i++) {
     char path[1024], err[4096] = "";

@@ -90,7 +90,7 @@ static void test_plan_prints_blocks_and_commands(void **state) {
   snprintf(args, sizeof args, "plan '%s'", path);
   assert_int_equal(rigor(args, &out), 0);
   assert_non_null(strstr(out, "experiment warmup"));
-  assert_non_null(strstr(out, "order latin, seed 7; square of 4 rows, complete"));
+  assert_non_null(strstr(out, "order latin, seed=7; square of 4 rows, complete"));
   /* Block 1 of the cyclic square starts with w1 and ends with w0. */
   const char *b1 = strstr(out, "  block 1\n");
   assert_non_null(b1);

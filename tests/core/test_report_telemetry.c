@@ -10,7 +10,8 @@
 
 #include "support.h"
 
-/* Three runs of one variant; the first ran at 135 MHz for a while, as seed 000's first run. */
+/* Three runs of one variant; the first ran at 135 MHz for a while, as the nccl-tests methodology
+ * study's first run. */
 static const char *const results =
     "{\"schema\":\"rigor.result/1\",\"type\":\"experiment\",\"experiment\":\"t\",\"name\":\"t\","
     "\"hash\":\"h\",\"config\":{},\"variants\":[{\"index\":0,\"label\":\"v\",\"axes\":{},"

@@ -199,7 +199,8 @@ static json_t *run_summary(double cpu_min, double cpu_med, double gpu_min, doubl
 
 static void test_low_clock_flag(void **state) {
   (void)state;
-  /* Seed 000's first run: the SM clock at 135 MHz against 1530 MHz in the others. */
+  /* The nccl-tests methodology study's first run: the SM clock at 135 MHz against 1530 MHz in the
+   * others. */
   json_t *runs = json_array();
   json_array_append_new(runs, run_summary(2900, 3000, 135, 1530));
   json_array_append_new(runs, run_summary(2950, 3000, 1500, 1530));

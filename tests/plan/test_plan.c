@@ -251,7 +251,7 @@ static void test_random_positions_are_roughly_uniform(void **state) {
 
 static void test_rng_reference_values(void **state) {
   (void)state;
-  /* SplitMix64 from seed 0 gives 0xe220a8397b1dcdaf first (Vigna's reference). */
+  /* SplitMix64 seeded with 0 gives 0xe220a8397b1dcdaf first (Vigna's reference). */
   rigor_rng_t rng;
   rigor_rng_seed(&rng, 0);
   assert_true(rng.s[0] == UINT64_C(0xe220a8397b1dcdaf));

@@ -30,7 +30,8 @@ typedef enum {
 const char *rigor_verdict_name(rigor_verdict_t v);
 
 typedef enum {
-  RIGOR_GATE_CV = 0, /* seed 000: population sd / mean over the pooled cycles */
+  RIGOR_GATE_CV =
+      0, /* the nccl-tests methodology study: population sd / mean over the pooled cycles */
   RIGOR_GATE_ROBUST, /* 1.4826 * MAD / median over the pooled cycles */
 } rigor_gate_statistic_t;
 const char *rigor_gate_statistic_name(rigor_gate_statistic_t s);

@@ -1,4 +1,5 @@
-/* Runs whose clocks fell well below the experiment's usual clock (the seed's 135 MHz run). */
+/* Runs whose clocks fell well below the experiment's usual clock (the nccl-tests methodology
+ * study's 135 MHz run). */
 #ifndef RIGOR_CLOCK_FLAGS_H
 #define RIGOR_CLOCK_FLAGS_H
 

@@ -3,7 +3,8 @@
  * Percentiles use the nearest-rank definition (as nccl-tests does): for n sorted values x[0..n-1]
  * and 0 < p <= 1, Pp = x[ceil(p * n) - 1]; P0 is the minimum. The median is the conventional
  * one: the middle value, or the mean of the two middle values when n is even. The standard
- * deviation is the population one (divide by n), so CV = sd / mean as the seed documents. */
+ * deviation is the population one (divide by n), so CV = sd / mean as the nccl-tests methodology
+ * study defines it. */
 #ifndef RIGOR_STATS_H
 #define RIGOR_STATS_H
 

@@ -33,7 +33,7 @@ typedef enum { RIGOR_WINDOW_WALL = 0, RIGOR_WINDOW_CPUTIME } rigor_window_t;
  * "cputime"), warmup_sizes ("points" | "powers_of_two"). */
 typedef struct rigor_timing {
   uint32_t warmup; /* default 1  (nccl-tests -w) */
-  uint32_t cycles; /* default 10 (nccl-tests -N; the seed's formal runs) */
+  uint32_t cycles; /* default 10 (nccl-tests -N; the nccl-tests methodology study's formal runs) */
   uint64_t iters;  /* default 20 (-n); 0 when iters_auto */
   /* iters: auto. During each run's warmup, per point, iters doubles from 1 until the measured
    * window reaches min_window (as Google Benchmark and pyperf calibrate their loops); every

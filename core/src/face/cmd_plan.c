@@ -40,7 +40,7 @@ static void print_experiment(FILE *out, const rigor_experiment_t *e) {
   else
     fprintf(out, "  plugin %s; %u variants x %u blocks = %llu runs\n", plugin, s->n_variants,
             s->n_blocks, (unsigned long long)s->n_variants * s->n_blocks);
-  fprintf(out, "  order %s, seed %llu%s", e->order.design->name, (unsigned long long)e->order.seed,
+  fprintf(out, "  order %s, seed=%llu%s", e->order.design->name, (unsigned long long)e->order.seed,
           e->order.randomize ? ", randomized" : "");
   if (s->square_rows)
     fprintf(out, "; square of %u rows, %s", s->square_rows,

@@ -242,7 +242,7 @@ static void test_runner_produces_trace_and_verdict(void **state) {
   snprintf(out_dir, sizeof out_dir, "%s/run", fx->dir);
   snprintf(script, sizeof script, "%s/run.sh", fx->dir);
   write_text(fx->dir, "run.sh",
-             "set -e\n\"$1\" \"$PTO_VF_TRACE_DIR\" --vfs 50 --scale \"$2\" > /dev/null\n"
+             "set -e\n\"$1\" \"$PTO_VF_TRACE_DIR\" --vfs=50 --scale \"$2\" > /dev/null\n"
              "echo \"golden: $3 mismatches=$4 max_abs_err=0.5\"\necho building >&2\nexit \"$5\"\n");
   fx->th.allow_commands = 1;
   fx->p.trace_dir = out_dir;

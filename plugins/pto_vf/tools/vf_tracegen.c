@@ -14,7 +14,7 @@ static void usage(const char *prog) {
           "          [--layout full|times|mixed] [--seed N] [--start CYCLE] [--scale N]\n"
           "          [--unit core0.veccore0]\n"
           "Writes DIR/UNIT.instr_popped_log.dump and DIR/UNIT.instr_log.dump.\n"
-          "SIZE takes K, M or G suffixes (binary).\n",
+          "SIZE takes K, M or G suffixes (binary). Options take --name VALUE or --name=VALUE.\n",
           prog);
 }
 
@@ -48,6 +48,15 @@ int main(int argc, char **argv) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     uint64_t n = 0;
+    /* --name=value as well as --name value, as rigor's own options. */
+    char name[32];
+    const char *eq = strchr(a, '=');
+    bool joined = strncmp(a, "--", 2) == 0 && eq && (size_t)(eq - a) < sizeof name;
+    if (joined) {
+      snprintf(name, sizeof name, "%.*s", (int)(eq - a), a);
+      a = name;
+      v = eq + 1;
+    }
     if (strcmp(a, "--no-ids") == 0) {
       o.with_ids = false;
       continue;
@@ -56,7 +65,7 @@ int main(int argc, char **argv) {
       usage(argv[0]);
       return 2;
     }
-    i++;
+    if (!joined) i++;
     if (strcmp(a, "--vfs") == 0)
       o.vf_count = n;
     else if (strcmp(a, "--bytes") == 0)
