@@ -151,6 +151,11 @@ static void test_did_you_mean(void **state) {
   assert_int_equal(r.rc, 2);
   ASSERT_HAS(r.err, "no plugin named 'nul' (did you mean 'null'?)");
   result_free(&r);
+  write_text("typo.yaml", "schema: 1\nname: t\nplugin: nul\n");
+  r = rigor("validate typo.yaml");
+  assert_int_equal(r.rc, 2);
+  ASSERT_HAS(r.err, "typo.yaml:3:9: plugin 'nul': no plugin named 'nul' (did you mean 'null'?)");
+  result_free(&r);
   r = rigor("report a.jsonl --format jsno");
   assert_int_equal(r.rc, 2);
   ASSERT_HAS(r.err, "rigor report: --format takes text, md, csv, json or html, not 'jsno' "
@@ -269,7 +274,7 @@ static void test_validate_and_plan_take_several_files(void **state) {
   result_t r = rigor("validate a.yaml b.yaml");
   assert_int_equal(r.rc, 0);
   ASSERT_HAS(r.out, "a.yaml: ok (1 experiment, 2 variants, 4 runs)");
-  ASSERT_HAS(r.out, "b.yaml: ok (1 experiment, 1 variants, 1 runs)");
+  ASSERT_HAS(r.out, "b.yaml: ok (1 experiment, 1 variant, 1 run)");
   result_free(&r);
   /* A wrong file among good ones: each is still checked, and the exit says which way. */
   r = rigor("validate a.yaml bad.yaml b.yaml");

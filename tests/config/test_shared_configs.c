@@ -462,7 +462,7 @@ static void test_cli(void **state) {
   char line[4096] = "";
   assert_non_null(fgets(line, sizeof line, pipe));
   assert_int_equal(pclose(pipe), 0);
-  assert_non_null(strstr(line, "t.yaml: ok (1 experiment, 1 variants, 1 runs)"));
+  assert_non_null(strstr(line, "t.yaml: ok (1 experiment, 1 variant, 1 run)"));
   /* The pin as the CLI prints it is the one the loader checks. */
   snprintf(args, sizeof args, "config --base-hash '%s'", base);
   assert_int_equal(run_rigor(args, &out), 0);

@@ -34,9 +34,9 @@ int rigor_cmd_validate(int argc, char **argv) {
       runs += (uint64_t)e->schedule.n_blocks * e->schedule.n_variants;
     }
     if (!quiet)
-      printf("%s: ok (%u experiment%s, %llu variants, %llu runs)\n", files.v[f], cfg->n_experiments,
-             cfg->n_experiments == 1 ? "" : "s", (unsigned long long)variants,
-             (unsigned long long)runs);
+      printf("%s: ok (%u experiment%s, %llu variant%s, %llu run%s)\n", files.v[f],
+             cfg->n_experiments, cfg->n_experiments == 1 ? "" : "s", (unsigned long long)variants,
+             variants == 1 ? "" : "s", (unsigned long long)runs, runs == 1 ? "" : "s");
     rigor_config_free(cfg);
   }
   if (bad && files.n > 1) {
