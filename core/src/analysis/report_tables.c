@@ -114,8 +114,8 @@ static rigor_table_t *gate_table(const rigor_exp_analysis_t *e, const rigor_row_
   enum { N = sizeof h / sizeof *h };
   rigor_table_t *t = rigor_table_new(
       "gate (CV: pooled cycles, as the nccl-tests methodology study; robust: 1.4826 MAD / median; "
-      "within-run: the "
-      "cycles of one run; run-to-run: sd of the log run medians; 95% CI of the mean of the runs)",
+      "within-run: the cycles of one run; run-to-run: sd of the log run medians; 95% CI of the "
+      "mean of the runs)",
       N, h);
   static const rigor_col_kind_t kinds[N] = {
       [3] = RIGOR_COL_COUNT,    [5] = RIGOR_COL_FRACTION, [6] = RIGOR_COL_FRACTION,

@@ -23,8 +23,7 @@
 static const char BUSY_WHY[] =
     "A process that keeps a CPU busy steals cycles, cache and memory bandwidth from the "
     "benchmark; on a shared core it produces long tails rather than a shifted median (the "
-    "nccl-tests methodology study: "
-    "median +10%, P95 x9.9).";
+    "nccl-tests methodology study: median +10%, P95 x9.9).";
 static const char SWAP_WHY[] = "Swapping turns memory accesses into disk I/O: a run that swaps "
                                "measures the disk, and it also means the machine is short of "
                                "memory.";
@@ -51,9 +50,7 @@ static void check_governor(json_t *list, const json_t *freq) {
   const char *why = "A governor other than 'performance' lowers the clock when a CPU idles and "
                     "raises it under load, so first runs and short runs measure the ramp instead "
                     "of the code (the nccl-tests methodology study caught a first run with its GPU "
-                    "at 135 MHz against 1530 "
-                    "MHz later; CPUs "
-                    "ramp the same way).";
+                    "at 135 MHz against 1530 MHz later; CPUs ramp the same way).";
   const json_t *groups = json_object_get(freq, "governors");
   if (json_object_size(groups) == 0) {
     add(list, "governor", "unavailable", "cpufreq is not exposed on this machine", why, NULL);
@@ -101,9 +98,8 @@ static void check_boost(json_t *list, const json_t *freq) {
 
 static void check_load(json_t *list, const char *root) {
   const char *why = "Other runnable work competes for the CPUs: in the nccl-tests methodology "
-                    "study a busy loop on the "
-                    "benchmark's core pushed the 1 MiB P95 from 59 us to 584 us and the CV to "
-                    "144%.";
+                    "study a busy loop on the benchmark's core pushed the 1 MiB P95 from 59 us to "
+                    "584 us and the CV to 144%.";
   char buf[256];
   if (rigor_sysfs_read_line(root, "/proc/loadavg", buf, sizeof buf) != 0) {
     add(list, "load", "unavailable", "/proc/loadavg cannot be read", why, NULL);
