@@ -615,6 +615,7 @@ rigor_doc_t *rigor_comparison_doc(const rigor_comparison_t *c) {
                                   "cand median",        "ratio",    "P95 ratio", "95% CI",
                                   "p MW | runs (Holm)", "HL shift", "verdict",   "why"};
   rigor_table_t *t = rigor_table_new("", 12, h);
+  rigor_table_name(t, "comparison");
   static const rigor_col_kind_t kinds[] = {RIGOR_COL_TEXT,   RIGOR_COL_TEXT, RIGOR_COL_TEXT,
                                            RIGOR_COL_TIME,   RIGOR_COL_TIME, RIGOR_COL_CHANGE,
                                            RIGOR_COL_CHANGE, RIGOR_COL_TEXT, RIGOR_COL_TEXT,

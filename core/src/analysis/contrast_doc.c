@@ -110,17 +110,27 @@ static void fmt_interval(char *buf, size_t len, const rigor_contrast_t *c) {
 }
 
 static rigor_table_t *contrasts_table(const rigor_contrasts_t *set) {
-  static const char *const h[] = {"axis",       "point",         "cell",     "level",   "reference",
-                                  "figure",     "blocks",        "dropped",  "ratio",   "95% CI",
-                                  "p t (Holm)", "p signed-rank", "HL ratio", "verdict", "why"};
-  enum { N = sizeof h / sizeof *h };
+  static const char *const h[] = {"axis", "point", "cell", "level", "reference", "figure", "blocks",
+                                  "dropped", "ratio", "95% CI", "p t (Holm)", "p signed-rank",
+                                  "HL ratio", "verdict", "why",
+                                  /* the numbers of the combined cells, for data formats */
+                                  "ci low", "ci high", "p t", "p Holm", "p signed rank"};
+  enum { N = sizeof h / sizeof *h, DATA = 15 };
   rigor_table_t *t = rigor_table_new("contrasts (level / reference, paired by block)", N, h);
-  static const rigor_col_kind_t kinds[N] = {[6] = RIGOR_COL_COUNT,
-                                            [7] = RIGOR_COL_COUNT,
-                                            [8] = RIGOR_COL_CHANGE,
-                                            [12] = RIGOR_COL_CHANGE};
-  for (size_t k = 0; t && k < N; k++)
+  rigor_table_name(t, "contrasts");
+  static const rigor_col_kind_t kinds[N] = {
+      [6] = RIGOR_COL_COUNT,         [7] = RIGOR_COL_COUNT,         [8] = RIGOR_COL_CHANGE,
+      [12] = RIGOR_COL_CHANGE,       [DATA] = RIGOR_COL_CHANGE,     [DATA + 1] = RIGOR_COL_CHANGE,
+      [DATA + 2] = RIGOR_COL_NUMBER, [DATA + 3] = RIGOR_COL_NUMBER, [DATA + 4] = RIGOR_COL_NUMBER};
+  for (size_t k = 0; t && k < N; k++) {
     rigor_table_kind(t, k, kinds[k]);
+    if (k >= 9 && k <= 11) rigor_table_show(t, k, RIGOR_SHOW_HUMAN);
+    if (k >= DATA) rigor_table_show(t, k, RIGOR_SHOW_DATA);
+  }
+  if (t) {
+    rigor_table_key(t, 8, "change");
+    rigor_table_key(t, 12, "hl_change");
+  }
   for (size_t i = 0; t && i < set->n; i++) {
     const rigor_contrast_t *c = &set->items[i];
     long row = rigor_table_add_row(t);
@@ -161,6 +171,12 @@ static rigor_table_t *contrasts_table(const rigor_contrasts_t *set) {
       rigor_table_set_value(t, w, 12, c->hl_ratio - 1);
     rigor_table_set_text(t, w, 13, rigor_cmp_verdict_name(c->verdict));
     rigor_table_set_text(t, w, 14, c->reason[0] ? c->reason : "-");
+    bool interval = isfinite(c->lo) && isfinite(c->hi);
+    rigor_table_set_value(t, w, DATA, interval ? c->lo - 1 : NAN);
+    rigor_table_set_value(t, w, DATA + 1, interval ? c->hi - 1 : NAN);
+    rigor_table_set_value(t, w, DATA + 2, c->exact ? NAN : c->p);
+    rigor_table_set_value(t, w, DATA + 3, c->exact ? NAN : c->p_holm);
+    rigor_table_set_value(t, w, DATA + 4, c->p_wilcoxon);
   }
   return t;
 }

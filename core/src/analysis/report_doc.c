@@ -1,5 +1,6 @@
 #include <stdlib.h>
 
+#include "context.h"
 #include "report.h"
 
 /* What the document borrows: the analysis and the contrasts of each experiment. */
@@ -39,10 +40,13 @@ rigor_doc_t *rigor_report_doc(const rigor_analysis_t *a, const rigor_report_opts
   doc->json = report_json;
   doc->json_arg = s;
   rigor_doc_heading(doc, 1, "rigor report");
+  rigor_doc_main_table(doc, "statistics");
   for (size_t x = 0; x < a->n_exps; x++) {
     const rigor_exp_analysis_t *e = &a->exps[x];
+    rigor_doc_section(doc, e->name);
     rigor_doc_heading(doc, 2, "experiment %s (%s)%s%s", e->name, e->source,
                       e->design ? ", order " : "", e->design ? e->design : "");
+    rigor_context_doc(doc, e);
     rigor_table_t *tables[16];
     size_t n = rigor_report_tables(e, o->by, tables, 16);
     for (size_t i = 0; i < n; i++)
