@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "compare.h"
 #include "contrast.h"
+#include "report_view.h"
 #include "writers.h"
 #include "units.h"
 
@@ -13,6 +14,7 @@ static const char usage[] =
     "                     [--ignore-identity PATH]... [--seed N]\n"
     "       rigor compare FILE --axis AXIS [--ref LEVEL] [--candidate LEVEL] [--threshold 2%]\n"
     "                     [--fail-on LIST] [--format FORMAT]\n"
+    "  either form: [--table NAME] [--columns A,B,...] [--width N]\n"
     "  FORMAT: text, md, csv, json, html; LIST: undetermined, unstable, invalid, incomparable,\n"
     "  missing (comma-separated). Exit 4 when a row is slower or has a verdict of LIST, 1 when\n"
     "  nothing could be compared.\n";
@@ -23,6 +25,7 @@ typedef struct compare_args {
   size_t n_files;
   const char *axis, *ref, *candidate;
   const rigor_writer_t *writer;
+  rigor_report_view_t view;
 } compare_args_t;
 
 /* The threshold is a fraction or a percentage; "5" is refused (5% or 500%?). */
@@ -46,7 +49,7 @@ static int parse_args(int argc, char **argv, compare_args_t *a, const char **ign
     static const char *const valued[] = {"--threshold", "--format",    "--ignore-identity",
                                          "--seed",      "--fail-on",   "--axis",
                                          "--ref",       "--candidate", NULL};
-    bool takes_value = false;
+    bool takes_value = rigor_report_view_option(arg);
     for (size_t k = 0; valued[k]; k++)
       takes_value = takes_value || strcmp(arg, valued[k]) == 0;
     if (takes_value && i + 1 >= argc) {
@@ -54,7 +57,9 @@ static int parse_args(int argc, char **argv, compare_args_t *a, const char **ign
       return -1;
     }
     const char *val = takes_value ? argv[++i] : NULL;
-    if (strcmp(arg, "--threshold") == 0) {
+    if (rigor_report_view_option(arg)) {
+      if (rigor_report_view_set(&a->view, "compare", arg, val)) return -1;
+    } else if (strcmp(arg, "--threshold") == 0) {
       if (parse_threshold(val, &a->opts.threshold)) return -1;
     } else if (strcmp(arg, "--format") == 0) {
       if (!(a->writer = rigor_writer_find(val))) {
@@ -114,12 +119,14 @@ static int compare_files(const compare_args_t *a) {
   int code;
   if (rigor_compare(an[0], an[1], &a->opts, &c) == 0) {
     rigor_doc_t *doc = rigor_comparison_doc(c);
-    if (doc) a->writer->write(doc, stdout);
+    bool bad_view = doc && rigor_report_view_apply(&a->view, "compare", doc);
+    if (doc && !bad_view) a->writer->write(doc, stdout);
     rigor_doc_free(doc);
     char why[256];
     rigor_comparison_vacuous_reason(c, why, sizeof why);
     fflush(stdout);
-    code = exit_for(c->n_compared == 0, c->regression, c->failed, why);
+    code =
+        bad_view ? RIGOR_EXIT_USAGE : exit_for(c->n_compared == 0, c->regression, c->failed, why);
     rigor_comparison_free(c);
   } else {
     fprintf(stderr, "rigor compare: out of memory\n");
@@ -179,6 +186,7 @@ static int compare_axis(const compare_args_t *a) {
     json_decref(part);
   }
   rigor_doc_t *doc = rigor_doc_new("rigor compare");
+  bool bad_view = false;
   if (doc) {
     doc->data = json_pack("{s:s, s:s, s:s, s:o, s:o, s:b, s:b, s:o}", "schema", "rigor.contrasts/1",
                           "file", a->files[0], "axis", a->axis, "threshold",
@@ -192,13 +200,18 @@ static int compare_axis(const compare_args_t *a) {
     }
     rigor_doc_text(doc, "%s%s", regression ? "REGRESSION: some levels are slower" : "no regression",
                    failed ? "; FAILED: some contrasts have a verdict of --fail-on" : "");
-    a->writer->write(doc, stdout);
+    if (rigor_report_view_apply(&a->view, "compare", doc) == 0)
+      a->writer->write(doc, stdout);
+    else
+      bad_view = true;
     rigor_doc_free(doc);
   }
   json_decref(all);
   fflush(stdout);
-  code = exit_for(compared == 0, regression, failed,
-                  "no contrast has a complete block (both levels ran ok in the same block)");
+  code = bad_view
+             ? RIGOR_EXIT_USAGE
+             : exit_for(compared == 0, regression, failed,
+                        "no contrast has a complete block (both levels ran ok in the same block)");
 done:
   for (size_t i = 0; i < n_sets; i++)
     rigor_contrasts_free(sets[i]);
@@ -208,7 +221,7 @@ done:
 }
 
 int rigor_cmd_compare(int argc, char **argv) {
-  compare_args_t a = {.writer = rigor_writer_find("text")};
+  compare_args_t a = {.writer = rigor_writer_find("text"), .view = RIGOR_REPORT_VIEW_INIT};
   rigor_compare_opts_default(&a.opts);
   const char **ignore = calloc((size_t)argc, sizeof *ignore);
   if (!ignore) return RIGOR_EXIT_USAGE;

@@ -5,15 +5,18 @@
 #include "analysis.h"
 #include "cli.h"
 #include "report.h"
+#include "report_view.h"
 #include "writers.h"
 
 static const char usage[] =
     "usage: rigor report FILE... [--format text|md|csv|json|html] [-o OUT] [--by variant|point]\n"
-    "                            [--ref AXIS=LEVEL]...\n";
+    "                            [--ref AXIS=LEVEL]... [--table NAME] [--columns A,B,...]\n"
+    "                            [--width N]\n";
 
 int rigor_cmd_report(int argc, char **argv) {
   const rigor_writer_t *writer = rigor_writer_find("text");
   rigor_report_opts_t ropts = {.by = RIGOR_BY_VARIANT};
+  rigor_report_view_t view = RIGOR_REPORT_VIEW_INIT;
   const char *out_path = NULL;
   const char **files = calloc((size_t)argc, sizeof *files);
   const char **refs = calloc((size_t)argc, sizeof *refs);
@@ -31,7 +34,7 @@ int rigor_cmd_report(int argc, char **argv) {
     }
     bool takes_value = strcmp(arg, "--format") == 0 || strcmp(arg, "-o") == 0 ||
                        strcmp(arg, "--output") == 0 || strcmp(arg, "--by") == 0 ||
-                       strcmp(arg, "--ref") == 0;
+                       strcmp(arg, "--ref") == 0 || rigor_report_view_option(arg);
     if (takes_value && i + 1 >= argc) {
       fprintf(stderr, "rigor report: %s needs a value\n%s", arg, usage);
       goto done;
@@ -45,6 +48,8 @@ int rigor_cmd_report(int argc, char **argv) {
       out_path = argv[++i];
     } else if (strcmp(arg, "--ref") == 0) {
       refs[ropts.n_refs++] = argv[++i];
+    } else if (rigor_report_view_option(arg)) {
+      if (rigor_report_view_set(&view, "report", arg, argv[++i])) goto done;
     } else if (strcmp(arg, "--by") == 0) {
       const char *v = argv[++i];
       if (strcmp(v, "variant") == 0)
@@ -72,12 +77,17 @@ int rigor_cmd_report(int argc, char **argv) {
     fprintf(stderr, "rigor report: %s\n", err);
     goto done;
   }
+  rigor_doc_t *doc = rigor_report_doc(a, &ropts);
+  if (doc && rigor_report_view_apply(&view, "report", doc)) {
+    rigor_doc_free(doc);
+    goto done;
+  }
   FILE *out = stdout;
   if (out_path && !(out = fopen(out_path, "w"))) {
     perror(out_path);
+    rigor_doc_free(doc);
     goto done;
   }
-  rigor_doc_t *doc = rigor_report_doc(a, &ropts);
   int rc = doc ? writer->write(doc, out) : RIGOR_ENOMEM;
   rigor_doc_free(doc);
   if (out != stdout && fclose(out) != 0) rc = -1;
