@@ -76,7 +76,7 @@ _rigor() {
       ;;
     --threshold | --seed | --metric | --ignore-identity | --commit | --date | --branch | --tag | \
       --import | --experiment | --series | --upto | --significance | --min-magnitude | --window | \
-      --axis | --ref | --candidate)
+      --axis | --ref | --candidate | --build)
       return
       ;;
     --only)
@@ -94,7 +94,7 @@ _rigor() {
   case $command in
     run)
       if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "-o --resume --force --only --dry-run --plugin-path
+        COMPREPLY=($(compgen -W "-o --resume --force --only --dry-run --plugin-path --build
           --allow-commands --allow-unsafe-plugin-path --config-path --allow-external-extends
           --quiet --no-report --help" -- "$cur"))
       else
@@ -103,7 +103,7 @@ _rigor() {
       ;;
     plan | validate | config)
       if [[ $cur == -* ]]; then
-        local opts="--only --plugin-path --config-path --allow-external-extends --help"
+        local opts="--only --plugin-path --build --config-path --allow-external-extends --help"
         [[ $command == plan ]] && opts+=" -o"
         [[ $command == config ]] && opts+=" --canonical --base-hash"
         COMPREPLY=($(compgen -W "$opts" -- "$cur"))

@@ -4,7 +4,7 @@
 # --bench those bench/ compares against: hyperfine for bench/exec)
 set -euo pipefail
 packages=(build-essential cmake pkg-config libyaml-dev libjansson-dev libsimdjson-dev libhwloc-dev libssl-dev
-          libcmocka-dev openmpi-bin libopenmpi-dev libsqlite3-dev libpq-dev)
+          libcmocka-dev openmpi-bin libopenmpi-dev libsqlite3-dev libpq-dev libxxhash-dev)
 for arg in "$@"; do
   case $arg in
   --test) packages+=(clang valgrind chromium jq postgresql) ;;

@@ -1,8 +1,11 @@
 /* Runs the stream plugin through its ABI the way STREAM runs its main loop: every cycle runs each
  * kernel once, timed alone, then validated (untimed). Prints STREAM's figure per kernel: best rate
- * in MB/s (1 MB = 1e6 bytes) = 1e-6 * bytes / min time over all cycles but the first.
+ * in MB/s (1 MB = 1e6 bytes) = 1e-6 * bytes / min time over all cycles but the first, and whether
+ * each kernel wrote with non-temporal stores (the plugin's nt_stores metric).
  *
- *   stream_bench PLUGIN.so ELEMENTS THREADS CYCLES [nt]
+ *   stream_bench PLUGIN.so ELEMENTS THREADS CYCLES [nt] [all]
+ *
+ * `nt` sets nt_stores; `all` adds BabelStream's dot and nstream to STREAM's four kernels.
  */
 #include <dlfcn.h>
 #include <stdio.h>
@@ -11,8 +14,9 @@
 
 #include "test_host.h"
 
-#define N_KERNELS 4
-static const char *const labels[N_KERNELS] = {"Copy", "Scale", "Add", "Triad"};
+#define MAX_KERNELS 6
+static const char *const labels[MAX_KERNELS] = {"Copy", "Scale", "Add", "Triad", "Dot", "Nstream"};
+static const char *const kernels[MAX_KERNELS] = {"copy", "scale", "add", "triad", "dot", "nstream"};
 
 static void set(const rigor_plugin_t *d, void *params, const char *name, const char *text) {
   for (uint32_t i = 0; i < d->n_params; i++) {
@@ -36,11 +40,22 @@ static void set(const rigor_plugin_t *d, void *params, const char *name, const c
 
 int main(int argc, char **argv) {
   if (argc < 5) {
-    fprintf(stderr, "usage: %s PLUGIN.so ELEMENTS THREADS CYCLES [nt]\n", argv[0]);
+    fprintf(stderr, "usage: %s PLUGIN.so ELEMENTS THREADS CYCLES [nt] [all]\n", argv[0]);
     return 2;
   }
   const unsigned cycles = (unsigned)strtoul(argv[4], NULL, 10);
-  const bool nt = argc > 5 && strcmp(argv[5], "nt") == 0;
+  bool nt = false;
+  int n_kernels = 4;
+  for (int i = 5; i < argc; i++) {
+    if (strcmp(argv[i], "nt") == 0)
+      nt = true;
+    else if (strcmp(argv[i], "all") == 0)
+      n_kernels = MAX_KERNELS;
+    else {
+      fprintf(stderr, "unknown option %s: expected nt or all\n", argv[i]);
+      return 2;
+    }
+  }
   if (cycles < 2) {
     fprintf(stderr, "CYCLES must be at least 2: the first is excluded\n");
     return 2;
@@ -51,9 +66,8 @@ int main(int argc, char **argv) {
   test_host_init(&th);
   rigor_ctx_t *ctx = (rigor_ctx_t *)&th;
 
-  void *points[N_KERNELS];
-  const char *kernels[N_KERNELS] = {"copy", "scale", "add", "triad"};
-  for (int k = 0; k < N_KERNELS; k++) {
+  void *points[MAX_KERNELS];
+  for (int k = 0; k < n_kernels; k++) {
     points[k] = calloc(1, d->params_size);
     for (uint32_t i = 0; i < d->n_params; i++)
       if (d->params[i].def && d->params[i].type != RIGOR_PARAM_STRING)
@@ -63,18 +77,19 @@ int main(int argc, char **argv) {
     set(d, points[k], "threads", argv[3]);
     set(d, points[k], "nt_stores", nt ? "true" : "false");
   }
-  const rigor_points_t sweep = {.count = N_KERNELS, .points = (const void *const *)points};
+  const rigor_points_t sweep = {.count = (uint32_t)n_kernels,
+                                .points = (const void *const *)points};
   rigor_work_t work;
   void *state;
   if (d->init(ctx, &th.host, points[0], &sweep, &state, &work) != 0) {
     fprintf(stderr, "init: %s\n", th.first_error);
     return 1;
   }
-  double best[N_KERNELS];
-  uint64_t bytes[N_KERNELS];
+  double best[MAX_KERNELS], nt_stores[MAX_KERNELS];
+  uint64_t bytes[MAX_KERNELS];
   int status = 0;
   for (unsigned cycle = 0; cycle < cycles; cycle++)
-    for (int k = 0; k < N_KERNELS; k++) {
+    for (int k = 0; k < n_kernels; k++) {
       memset(&work, 0, sizeof work);
       d->prime(ctx, state, points[k]);
       const uint64_t t0 = th.host.now_ns(ctx);
@@ -87,14 +102,23 @@ int main(int argc, char **argv) {
         fprintf(stderr, "%s: validation failed: %s\n", labels[k], check.detail);
         status = 3;
       }
+      nt_stores[k] = -1;
+      if (d->metrics_read && d->n_metrics > 0 && strcmp(d->metrics[0].name, "nt_stores") == 0) {
+        double values[8] = {-1, -1, -1, -1, -1, -1, -1, -1};
+        if (d->n_metrics <= 8 && d->metrics_read(ctx, state, points[k], values) == 0)
+          nt_stores[k] = values[0];
+      }
     }
   d->fini(ctx, state);
   printf("Function    Best Rate MB/s  Min time\n");
-  for (int k = 0; k < N_KERNELS; k++)
+  for (int k = 0; k < n_kernels; k++)
     printf("%s:%*s%12.1f  %11.6f\n", labels[k], (int)(11 - strlen(labels[k])), "",
            1e-6 * (double)bytes[k] / best[k], best[k]);
-  printf("%s\n", status ? "Failed validation" : "Solution Validates");
-  for (int k = 0; k < N_KERNELS; k++)
+  printf("Non-temporal stores:");
+  for (int k = 0; k < n_kernels; k++)
+    printf(" %s=%s", labels[k], nt_stores[k] == 1.0 ? "yes" : nt_stores[k] == 0.0 ? "no" : "-");
+  printf("\n%s\n", status ? "Failed validation" : "Solution Validates");
+  for (int k = 0; k < n_kernels; k++)
     free(points[k]);
   return status;
 }

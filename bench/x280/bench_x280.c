@@ -59,9 +59,16 @@ static void die(const char *what, int rc, const bench_t *b) {
   exit(1);
 }
 
+/* The CPUs this process may use, taken before any plugin pins the calling thread: every host
+ * lends them as rigor lends a run its CPU set. */
+static int run_cpus[8];
+static int n_run_cpus;
+
 static void open_points(bench_t *b, const void *const *ptrs, uint32_t n) {
   rigor_points_t points = {.count = n, .points = (const void **)ptrs};
   test_host_init(&b->th);
+  memcpy(b->th.cpus, run_cpus, sizeof run_cpus);
+  b->th.n_cpus = n_run_cpus;
   int rc = b->d->init((rigor_ctx_t *)&b->th, &b->th.host, ptrs[0], &points, &b->state, &b->work);
   if (rc != 0) die("init", rc, b);
 }
@@ -125,6 +132,10 @@ int main(int argc, char **argv) {
     fprintf(stderr, "bench_x280: --rounds must be 1..%d\n", MAX_ROUNDS);
     return 2;
   }
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0)
+    for (int c = 0; c < CPU_SETSIZE && n_run_cpus < 8; c++)
+      if (CPU_ISSET(c, &set)) run_cpus[n_run_cpus++] = c;
   void *handle;
   bench_t b = {0};
   b.d = test_plugin_open(PLUGIN_SO, "x280", &handle);
@@ -164,7 +175,9 @@ int main(int argc, char **argv) {
   stream_params_t copy_point = {.kernel = 0 /* copy */,
                                 .elements = words * sizeof(uint32_t) / sizeof(double),
                                 .dtype = 0 /* double */,
-                                .threads = 2};
+                                .threads = 2,
+                                /* plain stores, as the maps write */
+                                .copy_stores = 1 /* plain */};
   const void *copy_ptrs[] = {&copy_point};
   open_points(&sb, copy_ptrs, 1);
   double map_s[N_MAPS][MAX_ROUNDS], copy_s[MAX_ROUNDS];

@@ -10,8 +10,9 @@
 #include "pto_vf_state.h"
 #include "rigor/plugin.h"
 
+/* The point's runner state; its dumps stay loaded for the next prime, which keeps or replaces
+ * them. */
 static void release_point(pto_vf_state_t *st) {
-  pto_vf_dumps_release(st);
   vf_argv_free(st->argv);
   st->argv = NULL;
   if (st->ran) vf_run_result_free(&st->run);
@@ -22,6 +23,7 @@ static void pto_vf_fini(rigor_ctx_t *ctx, void *state) {
   (void)ctx;
   pto_vf_state_t *st = state;
   release_point(st);
+  pto_vf_dumps_release(st);
   pto_vf_repeats_free(&st->repeats);
   free(st);
 }

@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
+#include <xxhash.h>
 
 #include "pto_vf_golden.h"
 #include "pto_vf_params.h"
@@ -14,10 +16,16 @@
 #include "pto_vf_trace_set.h"
 #include "rigor/plugin.h"
 
-typedef struct pto_vf_buffer {
-  char *data;
-  size_t len;
-} pto_vf_buffer_t;
+/* One dump as it was read: its identity on disk, its bytes when preloaded, its hash. */
+typedef struct pto_vf_dump {
+  char *path;
+  struct stat sb;     /* the file when it was read (or looked at) */
+  char *data;         /* the whole file mapped read-only when preloaded (NULL when empty) */
+  size_t len;         /* its size as read */
+  bool preloaded;     /* data and len hold the file */
+  XXH128_hash_t hash; /* XXH3-128 of the bytes read */
+  bool hashed;
+} pto_vf_dump_t;
 
 typedef struct pto_vf_state {
   rigor_ctx_t *ctx;
@@ -30,7 +38,8 @@ typedef struct pto_vf_state {
   size_t point_index;
   char **argv;
   vf_trace_set_t set;
-  pto_vf_buffer_t *dumps; /* 2 per unit when preloaded */
+  pto_vf_dump_t *dumps; /* 2 per unit of `set`: starts, ends */
+  size_t n_dumps;
   vf_summary_t sum;
   int scan_rc;
   bool scanned;
@@ -50,10 +59,15 @@ static inline vf_golden_patterns_t pto_vf_patterns_of(const pto_vf_params_t *p) 
                                 p->max_rel_err_regex};
 }
 
-/* pto_vf_dumps.c: find the point's dumps, preload them, scan them. */
+/* pto_vf_dumps.c: find the point's dumps, preload them, hash them, scan them. Each file is read
+ * once: the same pass fills the preload buffer and the identity hash, and a buffer stays in
+ * memory for later primes while the file on disk is unchanged and no runner rewrote it. */
 /* Finds the units' dumps of st->p, reads them into memory when preloading and sets work->bytes to
  * their size; missing dumps make the sample invalid. */
 int pto_vf_dumps_load(pto_vf_state_t *st);
+/* Makes the dumps of `p` current and hashed (reading them once if they are not yet: into memory
+ * when `p` preloads). Returns 0, or -errno with the reason in err. */
+int pto_vf_dumps_hashes(pto_vf_state_t *st, const pto_vf_params_t *p, char *err, size_t errlen);
 /* Scans unit i into `sum` from memory or from disk; returns 0 or -errno. */
 int pto_vf_dumps_scan(pto_vf_state_t *st, size_t i, vf_summary_t *sum);
 /* The path of a scan's file index (2 per unit: starts, ends), "?" when out of range. */

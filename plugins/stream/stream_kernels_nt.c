@@ -6,6 +6,9 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 
+/* The span the non-temporal copy reads two of at once: a page. */
+#define STREAM_NT_SPAN 4096u
+
 /* Elements before `p` reaches a `vector`-byte boundary, at most n. */
 static size_t stream_nt_head(const void *p, size_t n, size_t vector, size_t element) {
   const size_t misalign = (size_t)((uintptr_t)p % vector);
@@ -43,6 +46,48 @@ static size_t stream_nt_head(const void *p, size_t n, size_t vector, size_t elem
 #define NT_MUL     _mm512_mul_ps
 #define NT_SET1    _mm512_set1_ps
 #define NT_NAME(k) nt_avx512_float_##k
+#include "stream_kernels_nt_template.h"
+#undef NT_TARGET
+#undef NT_T
+#undef NT_V
+#undef NT_W
+#undef NT_LOADU
+#undef NT_STREAM
+#undef NT_ADD
+#undef NT_MUL
+#undef NT_SET1
+#undef NT_NAME
+
+#define NT_TARGET  __attribute__((target("avx")))
+#define NT_T       double
+#define NT_V       __m256d
+#define NT_W       4
+#define NT_LOADU   _mm256_loadu_pd
+#define NT_STREAM  _mm256_stream_pd
+#define NT_ADD     _mm256_add_pd
+#define NT_MUL     _mm256_mul_pd
+#define NT_SET1    _mm256_set1_pd
+#define NT_NAME(k) nt_avx_double_##k
+#include "stream_kernels_nt_template.h"
+#undef NT_T
+#undef NT_V
+#undef NT_W
+#undef NT_LOADU
+#undef NT_STREAM
+#undef NT_ADD
+#undef NT_MUL
+#undef NT_SET1
+#undef NT_NAME
+
+#define NT_T       float
+#define NT_V       __m256
+#define NT_W       8
+#define NT_LOADU   _mm256_loadu_ps
+#define NT_STREAM  _mm256_stream_ps
+#define NT_ADD     _mm256_add_ps
+#define NT_MUL     _mm256_mul_ps
+#define NT_SET1    _mm256_set1_ps
+#define NT_NAME(k) nt_avx_float_##k
 #include "stream_kernels_nt_template.h"
 #undef NT_TARGET
 #undef NT_T
@@ -94,12 +139,16 @@ const stream_kernel_fn *stream_kernels_nt(stream_dtype_t dtype, const char **isa
     *isa = "avx512f";
     return dtype == STREAM_FLOAT ? nt_avx512_float_table : nt_avx512_double_table;
   }
+  if (__builtin_cpu_supports("avx")) {
+    *isa = "avx";
+    return dtype == STREAM_FLOAT ? nt_avx_float_table : nt_avx_double_table;
+  }
   if (__builtin_cpu_supports("sse2")) {
     *isa = "sse2";
     return dtype == STREAM_FLOAT ? nt_sse2_float_table : nt_sse2_double_table;
   }
   snprintf(why, whylen,
-           "nt_stores: this CPU has neither AVX-512F nor SSE2 streaming stores; "
+           "nt_stores: this CPU has none of AVX-512F, AVX and SSE2 streaming stores; "
            "set nt_stores: false");
   return NULL;
 }
@@ -111,7 +160,7 @@ const stream_kernel_fn *stream_kernels_nt(stream_dtype_t dtype, const char **isa
   (void)dtype;
   *isa = "none";
   snprintf(why, whylen,
-           "nt_stores: streaming-store kernels exist for x86 (AVX-512F, SSE2) only, and this "
+           "nt_stores: streaming-store kernels exist for x86 (AVX-512F, AVX, SSE2) only, and this "
            "build targets another architecture; set nt_stores: false");
   return NULL;
 }

@@ -11,7 +11,9 @@ typedef struct stream_params {
   int32_t dtype;     /* stream_dtype_t */
   int64_t threads;   /* 0: one per bound CPU, else the OpenMP default */
   bool nt_stores;
-  uint64_t offset; /* elements; array k starts k * offset elements past an aligned address */
+  uint64_t offset;     /* elements; array k starts k * offset elements past an aligned address */
+  int32_t copy_stores; /* stream_copy_stores_t */
+  int32_t proc_bind;   /* stream_bind_t */
 #ifdef STREAM_FAULT_INJECTION
   int32_t fault;             /* stream_fault_kind_t */
   const char *fault_kernels; /* comma-separated kernels the fault applies to */

@@ -1,6 +1,8 @@
 #include <inttypes.h>
 #include <math.h>
 #include <omp.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,12 +10,14 @@
 
 #include "rigor/plugin.h"
 #include "rigor/plugin_identity.h"
+#include "stream_bind.h"
 #include "stream_check.h"
 #include "stream_contract.h"
 #include "stream_elements.h"
 #include "stream_kernels.h"
 #include "stream_params.h"
 #include "stream_replay.h"
+#include "stream_stores.h"
 #ifdef STREAM_FAULT_INJECTION
 #include "stream_faults.h"
 #endif
@@ -31,6 +35,12 @@ typedef struct stream_state {
   int threads;
   bool nt_stores;
   const char *nt_isa;
+  stream_copy_stores_t copy_stores;
+  bool nt_kernel[STREAM_N_KERNELS]; /* the kernel writes with non-temporal stores */
+  stream_bind_t proc_bind;
+  int *thread_cpus; /* the one CPU each OpenMP thread may run on, -1 for several */
+  cpu_set_t caller_affinity;
+  bool team_pinned; /* fini gives every thread of the team the caller's former mask back */
   stream_sizing_t sizing;
   void *alloc[STREAM_N_ARRAYS];
   size_t alloc_bytes[STREAM_N_ARRAYS];
@@ -49,6 +59,8 @@ static const char *const kernel_choices[] = {"copy", "scale",   "add", "triad",
 static const char *const kernel_aliases[] = {"classic", "copy,scale,add,triad", "all",
                                              "copy,scale,add,triad,dot,nstream", NULL};
 static const char *const dtype_choices[] = {"double", "float", NULL};
+static const char *const copy_store_choices[] = {"auto", "plain", "nt", NULL};
+static const char *const bind_choices[] = {"spread", "close", "none", NULL};
 static const char *const array_names[STREAM_N_ARRAYS] = {"a", "b", "c"};
 
 static const rigor_param_t stream_params_table[] = {
@@ -91,6 +103,21 @@ static const rigor_param_t stream_params_table[] = {
      .def = "0",
      .max = "1048576",
      .help = "STREAM's OFFSET: array k starts k*offset elements past an aligned address"},
+    {.name = "copy_stores",
+     .type = RIGOR_PARAM_ENUM,
+     .offset = offsetof(stream_params_t, copy_stores),
+     .def = "auto",
+     .choices = copy_store_choices,
+     .help = "copy's stores: auto is non-temporal with nt_stores or when an array exceeds 3/4 of "
+             "the last-level cache (glibc's memcpy rule, which stream.c's copy follows), else "
+             "plain; plain and nt force them"},
+    {.name = "proc_bind",
+     .type = RIGOR_PARAM_ENUM,
+     .offset = offsetof(stream_params_t, proc_bind),
+     .def = "spread",
+     .choices = bind_choices,
+     .help = "each OpenMP thread pinned to one CPU of the run: spread over them or close "
+             "together, as OpenMP's proc_bind; none leaves placement to the OpenMP runtime"},
 #ifdef STREAM_FAULT_INJECTION
     {.name = "fault",
      .type = RIGOR_PARAM_ENUM,
@@ -106,17 +133,27 @@ static const rigor_param_t stream_params_table[] = {
 #endif
 };
 
+static const rigor_metric_t stream_metrics_table[] = {
+    {.name = "nt_stores",
+     .unit = "bool",
+     .better = RIGOR_HIGHER_IS_BETTER,
+     .help = "1 when the point's kernel wrote with non-temporal stores, 0 with plain stores; "
+             "none for dot, which stores nothing"},
+};
+
 /* Everything but the kernel shapes the arrays, so it must not change within one run. */
 static int check_points_agree(rigor_ctx_t *ctx, const rigor_host_t *host,
                               const rigor_points_t *points, const stream_params_t *base) {
   for (uint32_t i = 0; i < points->count; i++) {
     const stream_params_t *p = points->points[i];
-    const char *differs = p->elements != base->elements     ? "elements"
-                          : p->dtype != base->dtype         ? "dtype"
-                          : p->threads != base->threads     ? "threads"
-                          : p->nt_stores != base->nt_stores ? "nt_stores"
-                          : p->offset != base->offset       ? "offset"
-                                                            : NULL;
+    const char *differs = p->elements != base->elements         ? "elements"
+                          : p->dtype != base->dtype             ? "dtype"
+                          : p->threads != base->threads         ? "threads"
+                          : p->nt_stores != base->nt_stores     ? "nt_stores"
+                          : p->offset != base->offset           ? "offset"
+                          : p->copy_stores != base->copy_stores ? "copy_stores"
+                          : p->proc_bind != base->proc_bind     ? "proc_bind"
+                                                                : NULL;
     if (differs)
       return host->error(ctx, RIGOR_EINVAL,
                          "stream: param '%s' varies within the sweep; it shapes the arrays of "
@@ -127,14 +164,64 @@ static int check_points_agree(rigor_ctx_t *ctx, const rigor_host_t *host,
   return 0;
 }
 
-static int resolve_threads(rigor_ctx_t *ctx, const rigor_host_t *host, int64_t requested) {
-  if (requested > 0) return (int)requested;
+/* The run's CPUs: the host's (*bound set), else the process's own affinity. Returns the count
+ * written. */
+static int run_cpus(rigor_ctx_t *ctx, const rigor_host_t *host, int *cpus, int cap, bool *bound) {
+  *bound = false;
   if (host->size >= offsetof(rigor_host_t, cpus) + sizeof host->cpus && host->cpus) {
-    int cpu;
-    const int bound = host->cpus(ctx, &cpu, 1);
-    if (bound > 0) return bound;
+    const int n = host->cpus(ctx, cpus, cap);
+    *bound = n > 0;
+    if (n > 0) return n < cap ? n : cap;
   }
-  return omp_get_max_threads();
+  cpu_set_t set;
+  int n = 0;
+  if (sched_getaffinity(0, sizeof set, &set) == 0)
+    for (int cpu = 0; cpu < CPU_SETSIZE && n < cap; cpu++)
+      if (CPU_ISSET(cpu, &set)) cpus[n++] = cpu;
+  return n;
+}
+
+/* Pins the team before first touch, so each page is placed by the thread that streams it. */
+static int bind_team(rigor_ctx_t *ctx, stream_state_t *s, const int *cpus, int n_cpus) {
+  s->thread_cpus = calloc((size_t)s->threads, sizeof *s->thread_cpus);
+  if (!s->thread_cpus) return s->host->error(ctx, RIGOR_ENOMEM, "stream: out of memory");
+  if (s->proc_bind != STREAM_BIND_NONE &&
+      pthread_getaffinity_np(pthread_self(), sizeof s->caller_affinity, &s->caller_affinity) == 0)
+    s->team_pinned = true;
+  const int rc = stream_bind_team(s->proc_bind, cpus, n_cpus, s->threads, s->thread_cpus);
+  if (rc != 0)
+    return s->host->error(ctx, RIGOR_EIO,
+                          "stream: cannot pin %d OpenMP threads to the run's %d CPUs (%s); set "
+                          "proc_bind: none to leave them to the OpenMP runtime",
+                          s->threads, n_cpus, strerror(-rc));
+  return 0;
+}
+
+/* The stores of every kernel: plain, or non-temporal where nt_stores or the copy's rule says. */
+static int choose_kernels(rigor_ctx_t *ctx, stream_state_t *s) {
+  memcpy(s->kernels, stream_kernels_plain(s->dtype), sizeof s->kernels);
+  const uint64_t array_bytes = (uint64_t)s->elements * stream_dtype_size(s->dtype);
+  const bool copy_nt =
+      stream_copy_uses_nt(s->copy_stores, s->nt_stores, array_bytes, s->sizing.llc_bytes);
+  if (!s->nt_stores && !copy_nt) return 0;
+  char why[256];
+  const stream_kernel_fn *nt = stream_kernels_nt(s->dtype, &s->nt_isa, why, sizeof why);
+  if (!nt) {
+    /* `auto` falls back to plain stores where there are no streaming stores; asking fails. */
+    if (!s->nt_stores && s->copy_stores == STREAM_COPY_AUTO) return 0;
+    if (s->nt_stores) return s->host->error(ctx, RIGOR_ENOTSUP, "stream: %s", why);
+    return s->host->error(ctx, RIGOR_ENOTSUP,
+                          "stream: copy_stores: nt needs streaming stores, which this build or "
+                          "CPU lacks; set copy_stores: auto or plain");
+  }
+  for (int k = 0; k < STREAM_N_KERNELS; k++) {
+    const bool use = k == STREAM_COPY ? copy_nt : s->nt_stores;
+    if (use && nt[k]) {
+      s->kernels[k] = nt[k];
+      s->nt_kernel[k] = true;
+    }
+  }
+  return 0;
 }
 
 static int allocate_arrays(rigor_ctx_t *ctx, stream_state_t *s) {
@@ -164,6 +251,9 @@ static int allocate_arrays(rigor_ctx_t *ctx, stream_state_t *s) {
 static void stream_free(stream_state_t *s) {
   for (int k = 0; k < STREAM_N_ARRAYS; k++)
     free(s->alloc[k]);
+  if (s->team_pinned)
+    stream_bind_release(s->threads, &s->caller_affinity, sizeof s->caller_affinity);
+  free(s->thread_cpus);
   free(s);
 }
 
@@ -178,20 +268,10 @@ static int stream_init(rigor_ctx_t *ctx, const rigor_host_t *host, const void *p
   s->work = work;
   s->dtype = (stream_dtype_t)p->dtype;
   s->offset = (size_t)p->offset;
-  s->threads = resolve_threads(ctx, host, p->threads);
   s->nt_stores = p->nt_stores;
   s->nt_isa = "none";
-  memcpy(s->kernels, stream_kernels_plain(s->dtype), sizeof s->kernels);
-  if (s->nt_stores) {
-    char why[256];
-    const stream_kernel_fn *nt = stream_kernels_nt(s->dtype, &s->nt_isa, why, sizeof why);
-    if (!nt) {
-      stream_free(s);
-      return host->error(ctx, RIGOR_ENOTSUP, "stream: %s", why);
-    }
-    for (int k = 0; k < STREAM_N_KERNELS; k++)
-      if (nt[k]) s->kernels[k] = nt[k];
-  }
+  s->copy_stores = (stream_copy_stores_t)p->copy_stores;
+  s->proc_bind = (stream_bind_t)p->proc_bind;
 #ifdef STREAM_FAULT_INJECTION
   char why[256];
   if (stream_fault_parse(p->fault, p->fault_kernels, &s->fault, why, sizeof why) != 0) {
@@ -205,7 +285,18 @@ static int stream_init(rigor_ctx_t *ctx, const rigor_host_t *host, const void *p
     snprintf(s->sizing.rule, sizeof s->sizing.rule, "param 'elements'");
   }
   s->elements = s->sizing.elements;
-  rc = allocate_arrays(ctx, s);
+  int *cpus = malloc(CPU_SETSIZE * sizeof *cpus);
+  if (!cpus) {
+    stream_free(s);
+    return host->error(ctx, RIGOR_ENOMEM, "stream: out of memory");
+  }
+  bool bound;
+  const int n_cpus = run_cpus(ctx, host, cpus, CPU_SETSIZE, &bound);
+  s->threads = p->threads > 0 ? (int)p->threads : bound ? n_cpus : omp_get_max_threads();
+  rc = choose_kernels(ctx, s);
+  if (rc == 0) rc = bind_team(ctx, s, cpus, n_cpus);
+  free(cpus);
+  if (rc == 0) rc = allocate_arrays(ctx, s);
   if (rc) {
     stream_free(s);
     return rc;
@@ -311,6 +402,14 @@ static int stream_validate(rigor_ctx_t *ctx, void *state, const void *point, rig
   return check->wrong ? RIGOR_EVALIDATE : 0;
 }
 
+static int stream_metrics_read(rigor_ctx_t *ctx, void *state, const void *point, double *values) {
+  (void)ctx;
+  const stream_state_t *s = state;
+  const stream_kernel_t kernel = (stream_kernel_t)((const stream_params_t *)point)->kernel;
+  values[0] = kernel == STREAM_DOT ? NAN : s->nt_kernel[kernel] ? 1.0 : 0.0;
+  return 0;
+}
+
 static void stream_fini(rigor_ctx_t *ctx, void *state) {
   (void)ctx;
   stream_free(state);
@@ -331,6 +430,23 @@ static int stream_identity(rigor_ctx_t *ctx, void *state, rigor_kv_t *out, int c
   n = rigor_kv_put(out, cap, n, "stream.offset", "%zu", s->offset);
   n = rigor_kv_put(out, cap, n, "stream.alignment", "%zu", STREAM_ALIGNMENT);
   n = rigor_kv_put(out, cap, n, "stream.threads", "%d", s->threads);
+  n = rigor_kv_put(out, cap, n, "stream.copy_stores", "%s", copy_store_choices[s->copy_stores]);
+  n = rigor_kv_put(out, cap, n, "stream.copy_nt", "%s",
+                   s->nt_kernel[STREAM_COPY] ? "true" : "false");
+  n = rigor_kv_put(out, cap, n, "stream.copy_nt_threshold", "%" PRIu64,
+                   stream_copy_nt_threshold(s->sizing.llc_bytes));
+  n = rigor_kv_put(out, cap, n, "stream.proc_bind", "%s", bind_choices[s->proc_bind]);
+  char list[256];
+  size_t used = 0;
+  list[0] = '\0';
+  for (int k = 0; k < s->threads && used < sizeof list; k++) {
+    const int w =
+        s->thread_cpus[k] >= 0
+            ? snprintf(list + used, sizeof list - used, "%s%d", k ? "," : "", s->thread_cpus[k])
+            : snprintf(list + used, sizeof list - used, "%s*", k ? "," : "");
+    used = w < 0 ? sizeof list : used + (size_t)w;
+  }
+  n = rigor_kv_put(out, cap, n, "stream.thread_cpus", "%s", list);
   n = rigor_kv_put(out, cap, n, "stream.rescales", "%" PRIu64, s->rescales);
   return n;
 }
@@ -349,12 +465,15 @@ static const rigor_plugin_t stream_plugin = {
     .params = stream_params_table,
     .n_params = sizeof stream_params_table / sizeof stream_params_table[0],
     .params_size = sizeof(stream_params_t),
+    .metrics = stream_metrics_table,
+    .n_metrics = sizeof stream_metrics_table / sizeof stream_metrics_table[0],
     .init = stream_init,
     .prime = stream_prime,
     .run = stream_run,
     .validate = stream_validate,
     .fini = stream_fini,
     .identity = stream_identity,
+    .metrics_read = stream_metrics_read,
 };
 
 RIGOR_EXPORT const rigor_plugin_t *rigor_plugin_get(uint32_t index) {

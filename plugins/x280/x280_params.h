@@ -35,6 +35,7 @@ typedef struct x280_params {
   bool cold;
   bool plant_error;
   bool prefetch;
+  int32_t proc_bind; /* x280_bind_t */
 } x280_params_t;
 
 extern const char *const x280_pattern_names[];

@@ -1,3 +1,4 @@
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,6 +142,13 @@ static const rigor_param_t x280_params[] = {
          "memory-bound patterns (map, map_vector, reduction, prefix_sum); hardware prefetchers "
          "stop "
          "at 4 KiB pages, and chunks taken in turn skip pages"},
+    {.name = "proc_bind",
+     .type = RIGOR_PARAM_ENUM,
+     .offset = offsetof(x280_params_t, proc_bind),
+     .def = "spread",
+     .choices = x280_bind_names,
+     .help = "where pool and OpenMP thread k run among the run's CPUs, as OpenMP's proc_bind: "
+             "spread over them or close together (not sweepable)"},
 };
 
 static const char *pattern_name(const x280_params_t *p) {
@@ -160,6 +168,8 @@ static int available_cpus(const rigor_host_t *host, rigor_ctx_t *ctx, int *cpus,
 
 static void destroy(x280_state_t *s) {
   x280_pool_destroy(s->pool);
+  if (s->omp_pinned)
+    x280_forkjoin_omp_release(s->omp_threads, &s->caller_affinity, sizeof s->caller_affinity);
   if (s->clusters)
     for (unsigned c = 0; c < s->clusters_max; c++)
       free(s->clusters[c].arena);
@@ -193,10 +203,11 @@ static int size_for_points(x280_state_t *s, const x280_params_t *base, const rig
     if (plan.pattern == X280_FORK_JOIN_OMP && !x280_forkjoin_omp_available())
       return s->host->error(s->ctx, RIGOR_EUNAVAILABLE,
                             "x280: fork_join_omp needs OpenMP, which this build lacks");
-    if (p->spin_us != base->spin_us)
+    if (p->spin_us != base->spin_us || p->proc_bind != base->proc_bind)
       return s->host->error(s->ctx, RIGOR_EINVAL,
-                            "x280: spin_us differs between points; the pool is made once per run, "
-                            "so vary it in the matrix instead of the sweep");
+                            "x280: %s differs between points; the pool is made once per run, "
+                            "so vary it in the matrix instead of the sweep",
+                            p->spin_us != base->spin_us ? "spin_us" : "proc_bind");
     if (plan.pattern == X280_FORK_JOIN_OMP && plan.threads > s->omp_threads)
       s->omp_threads = plan.threads;
     if (plan.threads > s->threads_max) s->threads_max = plan.threads;
@@ -246,20 +257,31 @@ static int x280_init(rigor_ctx_t *ctx, const rigor_host_t *host, const void *par
   s->llc_bytes = x280_topology_llc_bytes(s->topo);
   int n_cpus = available_cpus(host, ctx, s->cpus, X280_POOL_MAX_THREADS);
   x280_topology_sort_cpus(s->topo, s->cpus, (unsigned)n_cpus);
+  s->n_cpus = (unsigned)n_cpus;
   const x280_params_t *base = params;
+  s->bind = (x280_bind_t)base->proc_bind;
   rc = size_for_points(s, base, points, (unsigned)n_cpus);
+  x280_bind_map(s->bind, s->cpus, s->n_cpus, s->threads_max, s->thread_cpus);
+  x280_bind_map(s->bind, s->cpus, s->n_cpus, s->omp_threads, s->omp_cpus);
   if (rc == 0 && (rc = allocate(s)) != 0)
     host->error(ctx, rc,
                 "x280: cannot allocate %u arenas of %zu bytes and a %zu-byte eviction "
                 "buffer",
                 s->clusters_max, s->arena_bytes, x280_cold_bytes(s->llc_bytes));
+  /* The caller's mask before the pool narrows it: OpenMP's team gets it back at fini. */
+  const bool have_mask =
+      pthread_getaffinity_np(pthread_self(), sizeof s->caller_affinity, &s->caller_affinity) == 0;
   int pool_rc =
-      rc == 0 ? x280_pool_create(&s->pool, s->cpus, s->threads_max, base->spin_us * 1000u) : 0;
+      rc == 0 ? x280_pool_create(&s->pool, s->thread_cpus, s->threads_max, base->spin_us * 1000u)
+              : 0;
   if (pool_rc != 0)
     rc = host->error(ctx, RIGOR_EIO, "x280: cannot start and pin %u pool threads: %s",
                      s->threads_max, strerror(-pool_rc));
-  if (rc == 0 && s->omp_threads > 0 && x280_forkjoin_omp_pin(s->cpus, s->omp_threads) != 0)
-    rc = host->error(ctx, RIGOR_EIO, "x280: cannot pin OpenMP's %u threads", s->omp_threads);
+  if (rc == 0 && s->omp_threads > 0) {
+    s->omp_pinned = have_mask;
+    if (x280_forkjoin_omp_pin(s->omp_cpus, s->omp_threads, s->omp_bound) != 0)
+      rc = host->error(ctx, RIGOR_EIO, "x280: cannot pin OpenMP's %u threads", s->omp_threads);
+  }
   if (rc != 0) {
     destroy(s);
     return rc;
@@ -270,7 +292,7 @@ static int x280_init(rigor_ctx_t *ctx, const rigor_host_t *host, const void *par
 
 static void place_cluster(x280_state_t *s, unsigned c) {
   x280_cluster_mem_t *mem = &s->clusters[c];
-  int node = x280_topology_node_of_cpu(s->topo, s->cpus[c * s->plan.cores_per_cluster]);
+  int node = x280_topology_node_of_cpu(s->topo, s->thread_cpus[c * s->plan.cores_per_cluster]);
   if (node != mem->node && x280_topology_bind(s->topo, mem->arena, s->arena_bytes, node) == 0)
     mem->node = node;
   unsigned char *arena = mem->arena;
@@ -358,15 +380,28 @@ static void x280_fini(rigor_ctx_t *ctx, void *state) {
   destroy(state);
 }
 
+/* "0,1,*": the CPU of each thread, * for one that may run on several. */
+static void cpu_list(char *out, size_t cap, const int *cpus, unsigned n) {
+  size_t used = 0;
+  out[0] = '\0';
+  for (unsigned k = 0; k < n && used < cap; k++) {
+    int w = cpus[k] >= 0 ? snprintf(out + used, cap - used, k ? ",%d" : "%d", cpus[k])
+                         : snprintf(out + used, cap - used, k ? ",*" : "*");
+    used = w < 0 ? cap : used + (size_t)w;
+  }
+}
+
 static int x280_identity(rigor_ctx_t *ctx, void *state, rigor_kv_t *out, int cap) {
   (void)ctx;
   x280_state_t *s = state;
   char cpus[256];
-  size_t used = 0;
-  cpus[0] = '\0';
-  for (unsigned k = 0; k < s->threads_max && used < sizeof cpus; k++)
-    used += (size_t)snprintf(cpus + used, sizeof cpus - used, k ? ",%d" : "%d", s->cpus[k]);
+  cpu_list(cpus, sizeof cpus, s->thread_cpus, s->threads_max);
   int n = rigor_kv_put(out, cap, 0, "x280.pool_cpus", "%s", cpus);
+  n = rigor_kv_put(out, cap, n, "x280.proc_bind", "%s", x280_bind_names[s->bind]);
+  if (s->omp_threads > 0) {
+    cpu_list(cpus, sizeof cpus, s->omp_bound, s->omp_threads);
+    n = rigor_kv_put(out, cap, n, "x280.omp_cpus", "%s", cpus);
+  }
   n = rigor_kv_put(out, cap, n, "x280.numa_nodes", "%d", x280_topology_numa_nodes(s->topo));
   n = rigor_kv_put(out, cap, n, "x280.llc_bytes", "%llu", (unsigned long long)s->llc_bytes);
   n = rigor_kv_put(out, cap, n, "x280.evict_bytes", "%zu", s->evict_words * sizeof(uint64_t));

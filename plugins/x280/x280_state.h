@@ -9,7 +9,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <sched.h>
+
 #include "rigor/plugin.h"
+#include "x280_bind.h"
 #include "x280_plan.h"
 #include "x280_pool.h"
 #include "x280_topology.h"
@@ -33,9 +36,16 @@ typedef struct x280_state {
   const rigor_host_t *host;
   rigor_work_t *work;
   x280_topology_t *topo;
-  int cpus[X280_POOL_MAX_THREADS];
+  int cpus[X280_POOL_MAX_THREADS]; /* the run's CPUs, ordered by NUMA node */
+  unsigned n_cpus;
+  x280_bind_t bind;
+  int thread_cpus[X280_POOL_MAX_THREADS]; /* pool thread k runs on thread_cpus[k] */
   unsigned threads_max;
-  unsigned omp_threads; /* the largest OpenMP team a point asks for; 0: none */
+  unsigned omp_threads;                 /* the largest OpenMP team a point asks for; 0: none */
+  int omp_cpus[X280_POOL_MAX_THREADS];  /* where OpenMP thread k is pinned */
+  int omp_bound[X280_POOL_MAX_THREADS]; /* where it may run, read back; -1 for several CPUs */
+  bool omp_pinned;
+  cpu_set_t caller_affinity; /* given back to OpenMP's team at fini */
   x280_pool_t *pool;
 
   x280_cluster_mem_t *clusters;

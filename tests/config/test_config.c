@@ -84,8 +84,8 @@ static void test_single_experiment_defaults_filled(void **state) {
               "\"hello\",\"offset\":-3,\"ratio\":0.25,\"runner\":\"\",\"table\":{}}");
   assert_json(json_object_get(s, "timing"),
               "{\"agg\":1,\"aggregate\":\"avg\",\"blocking\":\"each_excluded\",\"check\":1,"
-              "\"cycles\":10,\"iters\":100,\"per_iteration\":false,\"report\":\"wall\","
-              "\"timeout\":30.0,\"warmup\":1,\"warmup_sizes\":\"points\"}");
+              "\"cycles\":10,\"iters\":100,\"min_window\":0.01,\"per_iteration\":false,"
+              "\"report\":\"wall\",\"timeout\":30.0,\"warmup\":1,\"warmup_sizes\":\"points\"}");
   assert_json(json_object_get(s, "gate"),
               "{\"cv_max\":0.02,\"min_samples\":5,\"statistic\":\"cv\"}");
   assert_json(json_object_get(s, "environment"),
@@ -327,6 +327,38 @@ static void test_incomplete_square_warns(void **state) {
   rigor_config_free(cfg);
 }
 
+/* replicates as a map: the schedule holds max blocks, the canonical order keeps the map (so the
+ * hash covers it), and a plain count keeps its old canonical form. */
+static void test_adaptive_replicates(void **state) {
+  (void)state;
+  rigor_config_t *cfg = load_text("adaptive.yaml",
+                                  "schema: 1\nname: a\nplugin: cfgfix\n"
+                                  "order: {design: latin, replicates: {max: 40, precision: 1%}}\n",
+                                  NULL);
+  rigor_experiment_t *e = &cfg->experiments[0];
+  assert_int_equal(e->order.min_blocks, 3);
+  assert_int_equal(e->order.replicates, 40);
+  assert_true(e->order.precision == 0.01);
+  assert_int_equal(e->schedule.n_blocks, 40);
+  assert_json(json_object_get(json_object_get(e->resolved, "order"), "replicates"),
+              "{\"max\":40,\"min\":3,\"precision\":0.01}");
+  char hash[65];
+  memcpy(hash, e->hash, sizeof hash);
+  rigor_config_free(cfg);
+  cfg = load_text("adaptive2.yaml",
+                  "schema: 1\nname: a\nplugin: cfgfix\n"
+                  "order: {design: latin, replicates: {min: 3, max: 40, precision: 0.01}}\n",
+                  NULL);
+  assert_string_equal(cfg->experiments[0].hash, hash);
+  rigor_config_free(cfg);
+  cfg =
+      load_text("fixed.yaml", "schema: 1\nname: a\nplugin: cfgfix\norder: {replicates: 4}\n", NULL);
+  assert_json(json_object_get(json_object_get(cfg->experiments[0].resolved, "order"), "replicates"),
+              "4");
+  assert_true(cfg->experiments[0].order.precision == 0);
+  rigor_config_free(cfg);
+}
+
 static void test_extends_merges_and_replaces(void **state) {
   (void)state;
   free(write_file(dir, "team/base.yaml",
@@ -475,6 +507,18 @@ static void test_timing_json_round_trip(void **state) {
   assert_int_not_equal(rigor_timing_from_json(j, &back, err, sizeof err), 0);
   assert_string_equal(err, "timing.cycles must be an integer from 1 to 4294967295");
   json_decref(j);
+  /* iters: auto travels as the string, with its min_window. */
+  t.iters_auto = true;
+  t.iters = 0;
+  t.min_window_s = 0.25;
+  j = rigor_timing_to_json(&t);
+  assert_string_equal(json_string_value(json_object_get(j, "iters")), "auto");
+  assert_int_equal(rigor_timing_from_json(j, &back, err, sizeof err), 0);
+  assert_memory_equal(&t, &back, sizeof t);
+  json_object_set_new(j, "min_window", json_real(0));
+  assert_int_not_equal(rigor_timing_from_json(j, &back, err, sizeof err), 0);
+  assert_string_equal(err, "timing.min_window must be a positive number of seconds");
+  json_decref(j);
 }
 
 static void test_shipped_design_examples(void **state) {
@@ -510,6 +554,7 @@ int main(void) {
       cmocka_unit_test(test_json_params_and_member_axes),
       cmocka_unit_test(test_check_params_reported_at_the_param),
       cmocka_unit_test(test_timing_json_round_trip),
+      cmocka_unit_test(test_adaptive_replicates),
       cmocka_unit_test(test_shipped_design_examples),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

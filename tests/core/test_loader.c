@@ -28,7 +28,7 @@ static void copy_file(const char *from, const char *to) {
 static void test_loads_by_name(void **st) {
   (void)st;
   const char *dirs[] = {RIGOR_TEST_PLUGIN_DIR, NULL};
-  rigor_plugin_search_t search = {dirs, false};
+  rigor_plugin_search_t search = {dirs, false, false};
   rigor_loaded_t *p = NULL;
   char err[1024];
   assert_int_equal(rigor_plugin_load("null", &search, &p, err, sizeof err), 0);
@@ -53,7 +53,7 @@ static void test_refuses_paths_as_names(void **st) {
 static void test_missing_names_the_folders(void **st) {
   (void)st;
   const char *dirs[] = {RIGOR_TEST_PLUGIN_DIR, NULL};
-  rigor_plugin_search_t search = {dirs, false};
+  rigor_plugin_search_t search = {dirs, false, false};
   rigor_loaded_t *p = NULL;
   char err[4096];
   assert_int_equal(rigor_plugin_load("nosuch", &search, &p, err, sizeof err), RIGOR_ENOENT);
@@ -69,7 +69,7 @@ static void test_first_folder_wins_and_unsafe_folder(void **st) {
   copy_file(RIGOR_PLUGIN_DIR "/null.so", pa);
   copy_file(RIGOR_PLUGIN_DIR "/null.so", pb);
   const char *dirs[] = {a, b, NULL};
-  rigor_plugin_search_t search = {dirs, false};
+  rigor_plugin_search_t search = {dirs, false, false};
   rigor_loaded_t *p = NULL;
   char err[4096];
   assert_int_equal(rigor_plugin_load("null", &search, &p, err, sizeof err), 0);
@@ -99,7 +99,7 @@ static void test_unsafe_paths_are_refused(void **st) {
   char *plugin = path_join(safe, "null.so");
   copy_file(RIGOR_PLUGIN_DIR "/null.so", plugin);
   const char *dirs[] = {safe, NULL};
-  rigor_plugin_search_t search = {dirs, false};
+  rigor_plugin_search_t search = {.extra_dirs = dirs};
   rigor_loaded_t *p = NULL;
   char err[4096];
 
@@ -152,7 +152,7 @@ static void test_rejects_non_plugin_file(void **st) {
   char *junk = path_join(d, "junk.so");
   write_file(junk, "this is not an ELF file\n");
   const char *dirs[] = {d, NULL};
-  rigor_plugin_search_t search = {dirs, false};
+  rigor_plugin_search_t search = {dirs, false, false};
   rigor_loaded_t *p = NULL;
   char err[4096];
   assert_int_equal(rigor_plugin_load("junk", &search, &p, err, sizeof err), RIGOR_EIO);

@@ -1,5 +1,6 @@
 /* The timing state machine's call sequence, per blocking mode, against a recording plugin. */
 #include <setjmp.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -309,10 +310,22 @@ static void test_warm_schedule_without_hook_fails_before_running(void **st) {
 
 static void test_window_status_rules(void **st) {
   (void)st;
-  assert_string_equal(rigor_window_status(0.0, 1e-9, 0.0), "too_short");
-  assert_string_equal(rigor_window_status(19e-9, 1e-9, 1e-9), "too_short");
-  assert_string_equal(rigor_window_status(1e-3, 1e-9, 1e-5), "ok");
-  assert_string_equal(rigor_window_status(1e-3, 1e-9, -1.0), "invalid");
+  const rigor_clock_info_t fast = {.resolution_s = 1e-9, .now_cost_s = 0};
+  assert_string_equal(rigor_window_status(0.0, &fast, 0.0), "too_short");
+  assert_string_equal(rigor_window_status(19e-9, &fast, 1e-9), "too_short");
+  assert_string_equal(rigor_window_status(1e-3, &fast, 1e-5), "ok");
+  assert_string_equal(rigor_window_status(1e-3, &fast, -1.0), "invalid");
+  /* A 123 ns window passes STREAM's 20 ticks of a 1 ns clock, but not 100 reads of a clock that
+   * costs 40 ns to read: the floor is 4 us. */
+  const rigor_clock_info_t vm = {.resolution_s = 1e-9, .now_cost_s = 40e-9};
+  assert_string_equal(rigor_window_status(123e-9, &fast, 123e-9), "ok");
+  assert_string_equal(rigor_window_status(123e-9, &vm, 123e-9), "too_short");
+  assert_string_equal(rigor_window_status(3.9e-6, &vm, 3.9e-6), "too_short");
+  assert_string_equal(rigor_window_status(4.1e-6, &vm, 4.1e-6), "ok");
+  assert_true(fabs(rigor_window_floor(&vm) - 4e-6) < 1e-12);
+  /* A coarse clock: 20 ticks of 1 ms dominate. */
+  const rigor_clock_info_t coarse = {.resolution_s = 1e-3, .now_cost_s = 40e-9};
+  assert_true(fabs(rigor_window_floor(&coarse) - 20e-3) < 1e-12);
 }
 
 static int teardown(void **st) {

@@ -104,6 +104,61 @@ static void test_null_run_records(void **st) {
   cmd_result_free(&r);
 }
 
+static const json_t *check_named(const json_t *checks, const char *name) {
+  size_t i;
+  const json_t *c;
+  json_array_foreach(checks, i, c) {
+    if (strcmp(json_string_value(json_object_get(c, "check")), name) == 0) return c;
+  }
+  return NULL;
+}
+
+/* The swap and busy-process checks sample a window that spans the runs instead of delaying
+ * them: the experiment record lists them as pending, and exactly one run record, the one that
+ * closed the window, carries their results; the file still reads as rigor.result/1. */
+static void test_sampled_checks_overlap_the_runs(void **st) {
+  (void)st;
+  char *cfg = config("sampled.yaml", "schema: 1\n"
+                                     "name: sampled\n"
+                                     "plugin: \"null\"\n"
+                                     "timing: {warmup: 0, cycles: 1, iters: 1, agg: 1, check: 0}\n"
+                                     "order: {design: sequential, replicates: 3}\n"
+                                     "output: sampled.jsonl\n");
+  cmd_result_t r = run(cfg, NULL, NULL);
+  assert_int_equal(r.exit_code, 0);
+  char *out = path_join(dir, "sampled.jsonl");
+  json_t *recs = results_read(out);
+  json_t *exp = json_array_get(recs, 0);
+  const json_t *checks = json_object_get(exp, "checks");
+  assert_string_equal(json_string_value(json_object_get(check_named(checks, "swap"), "status")),
+                      "pending");
+  assert_string_equal(
+      json_string_value(json_object_get(check_named(checks, "busy_processes"), "status")),
+      "pending");
+  size_t carrying = 0;
+  for (int k = 0; k < 3; k++) {
+    const json_t *sampled = json_object_get(results_find_run(recs, k), "checks");
+    if (!sampled) continue;
+    carrying++;
+    const json_t *swap = check_named(sampled, "swap");
+    assert_non_null(swap);
+    const char *status = json_string_value(json_object_get(swap, "status"));
+    assert_true(strcmp(status, "ok") == 0 || strcmp(status, "warn") == 0 ||
+                strcmp(status, "unavailable") == 0);
+    assert_non_null(strstr(json_string_value(json_object_get(swap, "detail")), "during"));
+    assert_non_null(check_named(sampled, "busy_processes"));
+  }
+  assert_int_equal(carrying, 1);
+  const char *report[] = {"report", out, NULL};
+  cmd_result_t rep = rigor_exec(dir, report);
+  assert_int_equal(rep.exit_code, 0);
+  cmd_result_free(&rep);
+  json_decref(recs);
+  free(out);
+  free(cfg);
+  cmd_result_free(&r);
+}
+
 /* Bus bandwidth: an unset bus factor reads as 1, a plugin's 0 (one rank) stays 0, others scale. */
 static void test_bus_factor_zero_is_kept(void **st) {
   (void)st;
@@ -537,6 +592,7 @@ static void test_mpi_launcher_aggregates_ranks(void **st) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_null_run_records, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_sampled_checks_overlap_the_runs, setup, teardown),
       cmocka_unit_test_setup_teardown(test_bus_factor_zero_is_kept, setup, teardown),
       cmocka_unit_test_setup_teardown(test_experiments_share_one_output, setup, teardown),
       cmocka_unit_test_setup_teardown(test_faults_recorded_and_others_continue, setup, teardown),

@@ -110,7 +110,7 @@ static void test_tuned_machine_passes(void **state) {
   fake_write(root, "/proc/loadavg", "0.05 0.10 0.10 1/200 999\n");
   fake_write(root, "/proc/sys/kernel/randomize_va_space", "0\n");
   fake_write(root, "/proc/vmstat", "pswpin 3\npswpout 4\n");
-  json_t *checks = rigor__env_check_at(root, 0.05);
+  json_t *checks = rigor__env_check_at(root, 0.12);
   assert_well_formed(checks);
   for (size_t k = 0; k < N_CHECKS - 1; k++)
     assert_string_equal(status(checks, check_names[k]), "ok");
@@ -126,6 +126,48 @@ static void test_nothing_exposed_is_unavailable(void **state) {
   for (size_t k = 0; k < N_CHECKS - 1; k++)
     assert_string_equal(status(checks, check_names[k]), "unavailable");
   json_decref(checks);
+  fake_root_free(root);
+}
+
+/* `rigor run`'s way: the experiment record holds the sampled checks as pending, a window spans
+ * the runs, and its results replace them. */
+static void test_window_spanning_the_runs(void **state) {
+  (void)state;
+  json_t *pending = rigor_env_check_pending();
+  assert_int_equal(json_array_size(pending), N_CHECKS);
+  assert_string_equal(status(pending, "swap"), "pending");
+  assert_string_equal(status(pending, "busy_processes"), "pending");
+  assert_non_null(strstr(detail(pending, "swap"), "run record"));
+  assert_string_equal(status(pending, "build"), "ok");
+  json_decref(pending);
+
+  char *root = fake_root_new();
+  fake_write(root, "/proc/vmstat", "pswpin 3\npswpout 4\n");
+  rigor_env_window_t *w = rigor__env_window_open_at(root);
+  assert_non_null(w);
+  fake_write(root, "/proc/vmstat", "pswpin 5\npswpout 4\n");
+  json_t *sampled = rigor_env_window_close(w);
+  assert_int_equal(json_array_size(sampled), 2);
+  assert_string_equal(status(sampled, "swap"), "warn");
+  assert_non_null(strstr(detail(sampled, "swap"), "2 pages swapped in or out during 0.0"));
+  /* A window shorter than ten clock ticks cannot attribute CPU time: it says so. */
+  assert_string_equal(status(sampled, "busy_processes"), "unavailable");
+  assert_non_null(strstr(detail(sampled, "busy_processes"), "too short"));
+
+  json_t *list = rigor_env_check_pending();
+  rigor_env_checks_settle(list, sampled);
+  assert_well_formed(list);
+  assert_string_equal(status(list, "swap"), "warn");
+  json_decref(list);
+  json_decref(sampled);
+
+  w = rigor__env_window_open_at(root);
+  struct timespec ts = {0, 120 * 1000000L};
+  nanosleep(&ts, NULL);
+  sampled = rigor_env_window_close(w);
+  assert_string_equal(status(sampled, "busy_processes"), "ok"); /* the tree has no processes */
+  assert_string_equal(status(sampled, "swap"), "ok");
+  json_decref(sampled);
   fake_root_free(root);
 }
 
@@ -225,6 +267,7 @@ int main(void) {
       cmocka_unit_test(test_untuned_machine_warns),
       cmocka_unit_test(test_tuned_machine_passes),
       cmocka_unit_test(test_nothing_exposed_is_unavailable),
+      cmocka_unit_test(test_window_spanning_the_runs),
       cmocka_unit_test(test_names_a_real_busy_process),
       cmocka_unit_test(test_command),
   };

@@ -115,6 +115,27 @@ static void test_real_machine(void **state) {
   json_decref(id);
 }
 
+/* The identity's topology is made without hwloc's I/O plugins, yet reads the same CPUs, caches
+ * and nodes, and leaves the environment as it found it: unset stays unset, a user's value stays. */
+static void test_topology_without_io_plugins_leaves_the_environment(void **state) {
+  (void)state;
+  unsetenv("HWLOC_PLUGINS_BLACKLIST");
+  json_t *without = rigor_identity_host();
+  assert_null(getenv("HWLOC_PLUGINS_BLACKLIST"));
+  setenv("HWLOC_PLUGINS_BLACKLIST", "hwloc_gl", 1);
+  json_t *user = rigor_identity_host();
+  assert_string_equal(getenv("HWLOC_PLUGINS_BLACKLIST"), "hwloc_gl");
+  unsetenv("HWLOC_PLUGINS_BLACKLIST");
+  const char *keys[] = {"cpu_model", "cores", "threads", "cpus", "caches", "numa"};
+  for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
+    assert_non_null(json_object_get(without, keys[k]));
+    assert_true(json_equal(json_object_get(without, keys[k]), json_object_get(user, keys[k])));
+  }
+  assert_true(json_array_size(json_object_get(without, "caches")) > 0);
+  json_decref(without);
+  json_decref(user);
+}
+
 static void test_file_sha256(void **state) {
   (void)state;
   char *root = fake_root_new();
@@ -138,6 +159,7 @@ int main(void) {
       cmocka_unit_test(test_host_identity_from_a_machine_tree),
       cmocka_unit_test(test_intel_pstate_and_missing_files),
       cmocka_unit_test(test_real_machine),
+      cmocka_unit_test(test_topology_without_io_plugins_leaves_the_environment),
       cmocka_unit_test(test_file_sha256),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

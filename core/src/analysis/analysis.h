@@ -178,6 +178,7 @@ typedef struct rigor_exp_analysis {
   size_t duplicate_records;  /* run records of a (run, attempt) already read, not counted */
   size_t duplicate_samples;  /* their samples */
   size_t mismatched_samples; /* samples whose variant is not their run's, not counted */
+  json_t *stop;              /* the last stop record (adaptive replication, a deadline), or NULL */
 } rigor_exp_analysis_t;
 
 typedef struct rigor_analysis {

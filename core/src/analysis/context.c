@@ -32,11 +32,10 @@ static json_t *kernel_of(const json_t *identity) {
   return json_string(buf);
 }
 
-static json_t *warnings_of(const json_t *record) {
-  json_t *out = json_array();
+static void add_warnings(json_t *out, const json_t *checks) {
   size_t i;
   json_t *c;
-  json_array_foreach(json_object_get(record, "checks"), i, c) {
+  json_array_foreach(checks, i, c) {
     const char *status = str(json_object_get(c, "status"));
     if (!status || strcmp(status, "warn") != 0) continue;
     json_array_append_new(out,
@@ -44,6 +43,15 @@ static json_t *warnings_of(const json_t *record) {
                                     "detail", str(json_object_get(c, "detail")), "advice",
                                     str(json_object_get(c, "advice"))));
   }
+}
+
+/* The experiment record's warnings, then those of the checks sampled over a window, which the
+ * run record that closed the window carries (docs/results-format.md). */
+static json_t *warnings_of(const rigor_exp_analysis_t *e) {
+  json_t *out = json_array();
+  add_warnings(out, json_object_get(e->record, "checks"));
+  for (size_t k = 0; k < e->n_runs; k++)
+    add_warnings(out, json_object_get(e->runs[k].record, "checks"));
   return out;
 }
 
@@ -61,7 +69,7 @@ json_t *rigor_context_json(const rigor_exp_analysis_t *e) {
                    first_string(at(r, "hash", NULL), NULL), "config_file",
                    first_string(at(r, "source", NULL), NULL), "results", e->source, "plugin",
                    first_string(at(r, "plugin", "name"), NULL), "plugin_version",
-                   first_string(at(r, "plugin", "version"), NULL), "warnings", warnings_of(r));
+                   first_string(at(r, "plugin", "version"), NULL), "warnings", warnings_of(e));
 }
 
 typedef void (*field_fn)(const json_t *ctx, char *buf, size_t len);

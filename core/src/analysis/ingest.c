@@ -429,10 +429,15 @@ static int take_sample(intake_t *in, const rigor_sample_t *s) {
 
 static int take_record(intake_t *in, json_t *rec, const char *type, size_t line) {
   bool is_experiment = strcmp(type, "experiment") == 0, is_run = strcmp(type, "run") == 0;
-  if (!is_experiment && !is_run) return 0;
+  bool is_stop = strcmp(type, "stop") == 0;
+  if (!is_experiment && !is_run && !is_stop) return 0;
   long x = exp_of(in, json_string_value(json_object_get(rec, "experiment")));
   if (x < 0 || json_array_append(in->kept, rec) != 0) return RIGOR_ENOMEM;
   rigor_exp_analysis_t *e = &in->a->exps[x];
+  if (is_stop) {
+    e->stop = rec; /* kept alive by in->kept; a later stop (after --resume) supersedes */
+    return 0;
+  }
   if (is_experiment) {
     if (!e->record) {
       read_experiment_record(e, rec);

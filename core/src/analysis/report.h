@@ -34,12 +34,25 @@ void rigor_exp_contrasts_free(rigor_exp_contrasts_t *c);
 int rigor_report_refs_check(const rigor_analysis_t *a, const char *const *refs, size_t n_refs,
                             char *err, size_t errlen);
 
-/* The report's tables for one experiment, in print order: summary, runs, gate, expectations,
- * iterations, metrics, telemetry, design effects, variance components (all but the first two
- * only when they have rows).
- * Returns the count; the caller frees each with rigor_table_free. */
+/* The report's tables for one experiment, in print order: summary, runs, builds, replication,
+ * gate, expectations, iterations, iteration calibration, metrics, telemetry, design effects,
+ * variance components (all but the first two only when they have rows). Returns the count; the
+ * caller frees each with rigor_table_free. */
 size_t rigor_report_tables(const rigor_exp_analysis_t *e, rigor_by_t by, rigor_table_t **tables,
                            size_t cap);
+/* The iterations iters: auto chose per variant and point, from the ok runs' calibration
+ * (report_calibration.c); no rows when no run calibrated. */
+rigor_table_t *rigor_report_calibration_table(const rigor_exp_analysis_t *e);
+/* The builds of a build axis: label, plugin, version, SHA-256 and file of each
+ * (report_builds.c); no rows without builds. */
+rigor_table_t *rigor_report_builds_table(const rigor_exp_analysis_t *e);
+/* Appends a note for every two builds that load the same file (an A/A comparison). */
+void rigor_report_builds_notes(const rigor_exp_analysis_t *e, json_t *notes);
+/* The stop record of adaptive replication (or of a deadline): why the experiment stopped and
+ * every interval the rule read (report_replication.c); NULL without a stop record. */
+rigor_table_t *rigor_report_replication_table(const rigor_exp_analysis_t *e);
+/* Notes when max or the deadline stopped it short of its precision. */
+void rigor_report_replication_notes(const rigor_exp_analysis_t *e, json_t *notes);
 /* Notes for one experiment: truncated file, ignored samples, incomplete designs, design-effect
  * warnings, run failure reasons. An array of strings. */
 json_t *rigor_report_notes(const rigor_analysis_t *a, const rigor_exp_analysis_t *e);

@@ -143,11 +143,13 @@ json_t *rigor_report_json(const rigor_analysis_t *a, const rigor_exp_contrasts_t
     for (size_t r = 0; r < e->n_rows; r++)
       json_array_append_new(rows, row_json(&e->rows[r]));
     json_array_append_new(
-        exps, json_pack("{s:s, s:s, s:s?, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name", e->name,
-                        "source", e->source, "design", e->design, "context", rigor_context_json(e),
-                        "variants", variants_json(e), "rows", rows, "contrasts",
-                        contrasts_json(e, contrasts ? &contrasts[x] : NULL), "effects",
-                        effects_json(e), "runs", runs_json(e), "notes", rigor_report_notes(a, e)));
+        exps,
+        json_pack("{s:s, s:s, s:s?, s:o, s:o, s:o, s:o, s:o, s:o, s:O?, s:O?, s:o}", "name",
+                  e->name, "source", e->source, "design", e->design, "context",
+                  rigor_context_json(e), "variants", variants_json(e), "rows", rows, "contrasts",
+                  contrasts_json(e, contrasts ? &contrasts[x] : NULL), "effects", effects_json(e),
+                  "runs", runs_json(e), "builds", json_object_get(e->record, "builds"), "stop",
+                  e->stop, "notes", rigor_report_notes(a, e)));
   }
   return json_pack("{s:s, s:o}", "schema", "rigor.report/1", "experiments", exps);
 }

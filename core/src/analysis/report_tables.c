@@ -531,10 +531,17 @@ size_t rigor_report_tables(const rigor_exp_analysis_t *e, rigor_by_t by, rigor_t
     free(rows);
     return 0;
   }
-  rigor_table_t *all[] = {summary_table(e, rows, &both),    runs_table(e, &variant),
-                          gate_table(e, rows, &both),       expect_table(e, rows, &both),
-                          iterations_table(e, rows, &both), metrics_table(e, rows, &both),
-                          telemetry_table(e, &variant),     effects_table(e),
+  rigor_table_t *all[] = {summary_table(e, rows, &both),
+                          runs_table(e, &variant),
+                          rigor_report_builds_table(e),
+                          e->stop ? rigor_report_replication_table(e) : NULL,
+                          gate_table(e, rows, &both),
+                          expect_table(e, rows, &both),
+                          iterations_table(e, rows, &both),
+                          rigor_report_calibration_table(e),
+                          metrics_table(e, rows, &both),
+                          telemetry_table(e, &variant),
+                          effects_table(e),
                           variance_table(e, rows, &both)};
   size_t n = 0;
   for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
@@ -581,6 +588,8 @@ json_t *rigor_report_notes(const rigor_analysis_t *a, const rigor_exp_analysis_t
     note(notes, "order is sequential: drift and warm-up fall on the variants unevenly");
   if (e->incomplete_design)
     note(notes, "the number of blocks is not a multiple of the square: balance is incomplete");
+  rigor_report_builds_notes(e, notes);
+  rigor_report_replication_notes(e, notes);
   for (size_t d = 0; d < e->n_effects; d++) {
     const rigor_design_effect_t *x = &e->effects[d];
     if (x->warn_position)

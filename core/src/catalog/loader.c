@@ -42,7 +42,8 @@ static size_t search_dirs(const rigor_plugin_search_t *search, char dirs[][PATH_
   if (search && search->extra_dirs)
     for (const char *const *d = search->extra_dirs; *d && nc < MAX_DIRS; d++)
       snprintf(candidates[nc++], PATH_MAX, "%s", *d);
-  const char *env = getenv("RIGOR_PLUGIN_PATH");
+  bool exclusive = search && search->exclusive;
+  const char *env = exclusive ? NULL : getenv("RIGOR_PLUGIN_PATH");
   if (env && *env) {
     char *copy = strdup(env), *save = NULL;
     for (char *tok = strtok_r(copy, ":", &save); tok && nc < MAX_DIRS;
@@ -51,7 +52,7 @@ static size_t search_dirs(const rigor_plugin_search_t *search, char dirs[][PATH_
     free(copy);
   }
   char dir[PATH_MAX];
-  if (exe_dir(dir, sizeof dir) == 0 && nc < MAX_DIRS &&
+  if (!exclusive && exe_dir(dir, sizeof dir) == 0 && nc < MAX_DIRS &&
       snprintf(candidates[nc], PATH_MAX, "%s/%s", dir, RIGOR_PLUGIN_REL_DIR) < PATH_MAX)
     nc++;
   for (size_t i = 0; i < nc; i++) {

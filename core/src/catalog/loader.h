@@ -18,10 +18,13 @@ typedef struct rigor_loaded {
 typedef struct rigor_plugin_search {
   const char *const *extra_dirs; /* --plugin-path folders, NULL-terminated, searched first */
   bool allow_unsafe;             /* --allow-unsafe-plugin-path */
+  /* Only extra_dirs: a build's folder, or the folder the parent resolved for a run's process. */
+  bool exclusive;
 } rigor_plugin_search_t;
 
 /* Search order: --plugin-path, RIGOR_PLUGIN_PATH (colon-separated), the folder relative to the
- * rigor executable (../lib/rigor/plugins: the install prefix's, or the build tree's). The name must
+ * rigor executable (../lib/rigor/plugins: the install prefix's, or the build tree's); only the
+ * first with `exclusive`. The name must
  * not contain '/' or "..". The first folder that holds NAME.so wins, as on PATH (a later one is
  * noted in `shadowed`). Refuses wrong abi_major, too-small size, missing required callbacks and
  * unsafe paths, with a message naming the file and what is wrong. */

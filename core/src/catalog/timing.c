@@ -16,6 +16,8 @@ void rigor_timing_defaults(rigor_timing_t *t) {
   t->warmup = 1;
   t->cycles = 10;
   t->iters = 20;
+  t->iters_auto = false;
+  t->min_window_s = 0.01;
   t->agg = 1;
   t->blocking = RIGOR_BLOCKING_BATCH;
   t->per_iteration = false;
@@ -70,7 +72,13 @@ int rigor_timing_from_json(const json_t *obj, rigor_timing_t *t, char *err, size
   int warmup_sizes = (int)t->warmup_sizes;
   int rc = read_uint(obj, "warmup", UINT32_MAX, 0, &warmup, err, errlen);
   if (!rc) rc = read_uint(obj, "cycles", UINT32_MAX, 1, &cycles, err, errlen);
-  if (!rc) rc = read_uint(obj, "iters", INT64_MAX, 1, &t->iters, err, errlen);
+  const json_t *iters = json_object_get(obj, "iters");
+  if (json_is_string(iters) && strcmp(json_string_value(iters), "auto") == 0) {
+    t->iters_auto = true;
+    t->iters = 0;
+  } else if (!rc) {
+    rc = read_uint(obj, "iters", INT64_MAX, 1, &t->iters, err, errlen);
+  }
   if (!rc) rc = read_uint(obj, "agg", INT64_MAX, 1, &t->agg, err, errlen);
   if (!rc) rc = read_uint(obj, "check", UINT32_MAX, 0, &check, err, errlen);
   if (!rc) rc = read_enum(obj, "blocking", rigor_blocking_names, &blocking, err, errlen);
@@ -86,6 +94,14 @@ int rigor_timing_from_json(const json_t *obj, rigor_timing_t *t, char *err, size
       return RIGOR_EINVAL;
     }
     t->per_iteration = json_is_true(pi);
+  }
+  const json_t *mw = json_object_get(obj, "min_window");
+  if (mw) {
+    if (!json_is_number(mw) || !(json_number_value(mw) > 0) || !isfinite(json_number_value(mw))) {
+      snprintf(err, errlen, "timing.min_window must be a positive number of seconds");
+      return RIGOR_EINVAL;
+    }
+    t->min_window_s = json_number_value(mw);
   }
   const json_t *to = json_object_get(obj, "timeout");
   if (to) {
@@ -106,9 +122,10 @@ int rigor_timing_from_json(const json_t *obj, rigor_timing_t *t, char *err, size
 }
 
 json_t *rigor_timing_to_json(const rigor_timing_t *t) {
-  return json_pack("{s:I, s:I, s:I, s:I, s:s, s:b, s:s, s:I, s:f, s:s, s:s}", "warmup",
+  return json_pack("{s:I, s:I, s:o, s:f, s:I, s:s, s:b, s:s, s:I, s:f, s:s, s:s}", "warmup",
                    (json_int_t)t->warmup, "cycles", (json_int_t)t->cycles, "iters",
-                   (json_int_t)t->iters, "agg", (json_int_t)t->agg, "blocking",
+                   t->iters_auto ? json_string("auto") : json_integer((json_int_t)t->iters),
+                   "min_window", t->min_window_s, "agg", (json_int_t)t->agg, "blocking",
                    rigor_blocking_names[t->blocking], "per_iteration", (int)t->per_iteration,
                    "aggregate", rigor_aggregate_names[t->aggregate], "check", (json_int_t)t->check,
                    "timeout", t->timeout_s, "report", rigor_window_names[t->report], "warmup_sizes",

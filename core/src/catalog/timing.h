@@ -27,15 +27,20 @@ typedef enum {
 
 typedef enum { RIGOR_WINDOW_WALL = 0, RIGOR_WINDOW_CPUTIME } rigor_window_t;
 
-/* JSON member names in `timing`: warmup, cycles, iters, agg, blocking ("batch" | "each" |
- * "each_barrier" | "each_excluded"), per_iteration, aggregate ("rank0" | "avg" | "min" | "max"),
- * check, timeout (seconds), report ("wall" | "cputime"), warmup_sizes ("points" |
- * "powers_of_two"). */
+/* JSON member names in `timing`: warmup, cycles, iters (an integer or "auto"), min_window
+ * (seconds), agg, blocking ("batch" | "each" | "each_barrier" | "each_excluded"), per_iteration,
+ * aggregate ("rank0" | "avg" | "min" | "max"), check, timeout (seconds), report ("wall" |
+ * "cputime"), warmup_sizes ("points" | "powers_of_two"). */
 typedef struct rigor_timing {
   uint32_t warmup; /* default 1  (nccl-tests -w) */
   uint32_t cycles; /* default 10 (nccl-tests -N; the seed's formal runs) */
-  uint64_t iters;  /* default 20 (-n) */
-  uint64_t agg;    /* default 1  (-m) */
+  uint64_t iters;  /* default 20 (-n); 0 when iters_auto */
+  /* iters: auto. During each run's warmup, per point, iters doubles from 1 until the measured
+   * window reaches min_window (as Google Benchmark and pyperf calibrate their loops); every
+   * cycle of the run then keeps that count. */
+  bool iters_auto;
+  double min_window_s; /* default 0.01 (10 ms) */
+  uint64_t agg;        /* default 1  (-m) */
   rigor_blocking_t blocking;
   bool per_iteration;                /* default false (-I) */
   rigor_aggregate_t aggregate;       /* default avg (-a 1) */

@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +17,16 @@
 #define LOAD_WARN       1.0
 #define BUSY_SHARE_WARN 0.10
 #define BUSY_LISTED     5
-#define CHECK_WINDOW_S  0.25
+/* CPU time comes in clock ticks: a window of fewer than this many cannot resolve a 10% share. */
+#define BUSY_MIN_TICKS 10.0
+
+static const char BUSY_WHY[] =
+    "A process that keeps a CPU busy steals cycles, cache and memory bandwidth from the "
+    "benchmark; on a shared core it produces long tails rather than a shifted median (seed 000: "
+    "median +10%, P95 x9.9).";
+static const char SWAP_WHY[] = "Swapping turns memory accesses into disk I/O: a run that swaps "
+                               "measures the disk, and it also means the machine is short of "
+                               "memory.";
 
 static void add(json_t *list, const char *check, const char *status, const char *detail,
                 const char *why, const char *advice) {
@@ -110,6 +120,19 @@ typedef struct proc_ticks {
   char comm[64];
 } proc_ticks_t;
 
+/* One line of /proc/PID/stat, read relative to the open /proc: no path building, no stdio. */
+static int read_stat(int proc_fd, int pid, char *line, size_t cap) {
+  char rel[32];
+  snprintf(rel, sizeof rel, "%d/stat", pid);
+  int fd = openat(proc_fd, rel, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  ssize_t n = read(fd, line, cap - 1);
+  close(fd);
+  if (n <= 0) return -1;
+  line[n] = '\0';
+  return 0;
+}
+
 static int proc_snapshot(const char *root, proc_ticks_t **out) {
   char dir[4096];
   snprintf(dir, sizeof dir, "%s/proc", root);
@@ -123,13 +146,12 @@ static int proc_snapshot(const char *root, proc_ticks_t **out) {
     if (!isdigit((unsigned char)e->d_name[0])) continue;
     int pid = atoi(e->d_name);
     if (pid == self) continue;
-    char path[128], line[1024];
-    snprintf(path, sizeof path, "/proc/%d/stat", pid);
-    if (rigor_sysfs_read_line(root, path, line, sizeof line) != 0) continue;
-    char *open = strchr(line, '('), *close = strrchr(line, ')');
-    if (!open || !close || close < open) continue;
+    char line[1024];
+    if (read_stat(dirfd(d), pid, line, sizeof line) != 0) continue;
+    char *open = strchr(line, '('), *close_paren = strrchr(line, ')');
+    if (!open || !close_paren || close_paren < open) continue;
     unsigned long long utime = 0, stime = 0;
-    if (sscanf(close + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime,
+    if (sscanf(close_paren + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime,
                &stime) != 2)
       continue;
     if (n == cap) {
@@ -141,7 +163,7 @@ static int proc_snapshot(const char *root, proc_ticks_t **out) {
     proc_ticks_t *p = &(*out)[n++];
     p->pid = pid;
     p->ticks = utime + stime;
-    snprintf(p->comm, sizeof p->comm, "%.*s", (int)(close - open - 1), open + 1);
+    snprintf(p->comm, sizeof p->comm, "%.*s", (int)(close_paren - open - 1), open + 1);
   }
   closedir(d);
   return n;
@@ -155,17 +177,24 @@ static int busy_cmp(const void *a, const void *b) {
 /* Processes that used more than BUSY_SHARE_WARN of a CPU between the two snapshots. */
 static void check_busy(json_t *list, const proc_ticks_t *before, int n_before,
                        const proc_ticks_t *after, int n_after, double window_s) {
-  const char *why = "A process that keeps a CPU busy steals cycles, cache and memory bandwidth "
-                    "from the benchmark; on a shared core it produces long tails rather than a "
-                    "shifted median (seed 000: median +10%, P95 x9.9).";
+  const char *why = BUSY_WHY;
   if (n_before < 0 || n_after < 0) {
     add(list, "busy_processes", "unavailable", "/proc cannot be read", why, NULL);
+    return;
+  }
+  double hz = (double)sysconf(_SC_CLK_TCK);
+  if (window_s * hz < BUSY_MIN_TICKS) {
+    char detail[160];
+    snprintf(detail, sizeof detail,
+             "the window lasted %.3f s, too short to attribute CPU time counted in ticks of "
+             "%.0f ms (it needs %.2f s)",
+             window_s, 1e3 / hz, BUSY_MIN_TICKS / hz);
+    add(list, "busy_processes", "unavailable", detail, why, NULL);
     return;
   }
   proc_ticks_t *busy = calloc(n_after ? (size_t)n_after : 1, sizeof *busy);
   if (!busy) return;
   int n_busy = 0;
-  double hz = (double)sysconf(_SC_CLK_TCK);
   for (int i = 0; i < n_after; i++) {
     for (int j = 0; j < n_before; j++) {
       if (before[j].pid != after[i].pid) continue;
@@ -244,15 +273,14 @@ static int read_swaps(const char *root, unsigned long long *pages) {
 
 static void check_swap(json_t *list, int rc_before, unsigned long long before, int rc_after,
                        unsigned long long after, double window_s) {
-  const char *why = "Swapping turns memory accesses into disk I/O: a run that swaps measures "
-                    "the disk, and it also means the machine is short of memory.";
+  const char *why = SWAP_WHY;
   if (rc_before != 0 || rc_after != 0) {
     add(list, "swap", "unavailable", "/proc/vmstat has no pswpin/pswpout", why, NULL);
     return;
   }
   char detail[128];
-  snprintf(detail, sizeof detail, "%llu pages swapped in or out during %.2f s", after - before,
-           window_s);
+  snprintf(detail, sizeof detail, "%llu pages swapped in or out during %.*f s", after - before,
+           window_s < 0.1 ? 3 : 2, window_s);
   add(list, "swap", after > before ? "warn" : "ok", detail, why,
       "Free memory (stop other jobs, shrink the problem size) until nothing swaps while idle.");
 }
@@ -274,32 +302,102 @@ static void sleep_s(double s) {
   }
 }
 
-json_t *rigor__env_check_at(const char *root, double window_s) {
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+struct rigor_env_window {
+  char root[4096];
+  double opened_s;
+  proc_ticks_t *before;
+  int n_before;
+  int rc_swap;
+  unsigned long long swap_before;
+};
+
+rigor_env_window_t *rigor__env_window_open_at(const char *root) {
+  rigor_env_window_t *w = calloc(1, sizeof *w);
+  if (!w) return NULL;
+  snprintf(w->root, sizeof w->root, "%s", root);
+  w->n_before = proc_snapshot(root, &w->before);
+  w->rc_swap = read_swaps(root, &w->swap_before);
+  w->opened_s = now_s();
+  return w;
+}
+
+rigor_env_window_t *rigor_env_window_open(void) {
+  return rigor__env_window_open_at("");
+}
+
+double rigor_env_window_elapsed(const rigor_env_window_t *w) {
+  return w ? now_s() - w->opened_s : 0.0;
+}
+
+json_t *rigor_env_window_close(rigor_env_window_t *w) {
+  if (!w) return NULL;
+  const double window_s = now_s() - w->opened_s;
+  proc_ticks_t *after = NULL;
+  unsigned long long swap_after = 0;
+  /* A window too short for ticks gets no second look at every process: it would say nothing. */
+  const bool resolvable = window_s * (double)sysconf(_SC_CLK_TCK) >= BUSY_MIN_TICKS;
+  int n_after = resolvable ? proc_snapshot(w->root, &after) : 0;
+  int rc_swap_after = read_swaps(w->root, &swap_after);
+  json_t *list = json_array();
+  check_busy(list, w->before, w->n_before, after, n_after, window_s);
+  check_swap(list, w->rc_swap, w->swap_before, rc_swap_after, swap_after, window_s);
+  free(after);
+  free(w->before);
+  free(w);
+  return list;
+}
+
+/* The checks in the order `rigor check` prints them; the sampled ones are placeholders until
+ * their window closes. */
+static json_t *instant_checks(const char *root) {
+  const char *pending = "pending";
+  const char *detail = "sampled over a window that spans the runs; the result is the `checks` "
+                       "member of the run record written when the window closed";
   json_t *list = json_array();
   json_t *freq = rigor__cpufreq_state(root);
   check_governor(list, freq);
   check_boost(list, freq);
   json_decref(freq);
   check_load(list, root);
-
-  /* One quiet window serves both the CPU-time and the swap deltas. */
-  proc_ticks_t *before = NULL, *after = NULL;
-  unsigned long long swap_before = 0, swap_after = 0;
-  int n_before = proc_snapshot(root, &before);
-  int rc_swap_before = read_swaps(root, &swap_before);
-  sleep_s(window_s);
-  int n_after = proc_snapshot(root, &after);
-  int rc_swap_after = read_swaps(root, &swap_after);
-  check_busy(list, before, n_before, after, n_after, window_s);
-  free(before);
-  free(after);
-
+  add(list, "busy_processes", pending, detail, BUSY_WHY, NULL);
   check_aslr(list, root);
-  check_swap(list, rc_swap_before, swap_before, rc_swap_after, swap_after, window_s);
+  add(list, "swap", pending, detail, SWAP_WHY, NULL);
   check_build(list);
   return list;
 }
 
+void rigor_env_checks_settle(json_t *list, const json_t *sampled) {
+  size_t i, j;
+  json_t *c;
+  const json_t *r;
+  json_array_foreach(list, i, c) {
+    json_array_foreach(sampled, j, r) {
+      if (json_equal(json_object_get(c, "check"), json_object_get(r, "check")))
+        json_array_set(list, i, (json_t *)r);
+    }
+  }
+}
+
+json_t *rigor_env_check_pending(void) {
+  return instant_checks("");
+}
+
+json_t *rigor__env_check_at(const char *root, double window_s) {
+  json_t *list = instant_checks(root);
+  rigor_env_window_t *w = rigor__env_window_open_at(root);
+  sleep_s(window_s);
+  json_t *sampled = rigor_env_window_close(w);
+  rigor_env_checks_settle(list, sampled);
+  json_decref(sampled);
+  return list;
+}
+
 json_t *rigor_env_check(void) {
-  return rigor__env_check_at("", CHECK_WINDOW_S);
+  return rigor__env_check_at("", RIGOR_ENV_WINDOW_S);
 }

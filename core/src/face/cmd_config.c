@@ -7,7 +7,8 @@
 
 static const char usage[] =
     "usage: rigor config FILE [--only NAME] [--canonical] [--base-hash] [--plugin-path DIR]...\n"
-    "                         [--config-path DIR]... [--allow-external-extends]\n"
+    "                         [--config-path DIR]... [--build LABEL=DIR]...\n"
+    "                         [--allow-external-extends]\n"
     "\n"
     "Prints each experiment's canonical resolved form (sorted keys, defaults filled, sizes in\n"
     "bytes, durations in seconds, percentages as fractions) with its SHA-256, the experiment\n"

@@ -7,7 +7,8 @@
 
 static const char usage[] =
     "usage: rigor plan FILE [--only NAME] [-o OUT] [--plugin-path DIR]...\n"
-    "                       [--config-path DIR]... [--allow-external-extends]\n"
+    "                       [--config-path DIR]... [--build LABEL=DIR]...\n"
+    "                       [--allow-external-extends]\n"
     "\n"
     "Prints each experiment's schedule block by block (position, variant, its settings) and\n"
     "the external commands it would execute, without running anything.\n";
@@ -30,13 +31,31 @@ static void print_experiment(const rigor_experiment_t *e) {
   const rigor_schedule_t *s = &e->schedule;
   const char *plugin = json_string_value(json_object_get(e->resolved, "plugin"));
   printf("experiment %s (%s)\n", e->name, e->source);
-  printf("  plugin %s; %u variants x %u blocks = %llu runs\n", plugin, s->n_variants, s->n_blocks,
-         (unsigned long long)s->n_variants * s->n_blocks);
+  if (e->order.precision > 0)
+    printf("  plugin %s; %u variants x %u to %u blocks = %llu to %llu runs\n"
+           "  replicates adaptive: min %u, max %u blocks, until every 95%% half-width is at most "
+           "%g%%\n",
+           plugin, s->n_variants, e->order.min_blocks, s->n_blocks,
+           (unsigned long long)s->n_variants * e->order.min_blocks,
+           (unsigned long long)s->n_variants * s->n_blocks, e->order.min_blocks, s->n_blocks,
+           e->order.precision * 100);
+  else
+    printf("  plugin %s; %u variants x %u blocks = %llu runs\n", plugin, s->n_variants, s->n_blocks,
+           (unsigned long long)s->n_variants * s->n_blocks);
   printf("  order %s, seed %llu%s", e->order.design->name, (unsigned long long)e->order.seed,
          e->order.randomize ? ", randomized" : "");
   if (s->square_rows)
     printf("; square of %u rows, %s", s->square_rows, s->incomplete ? "INCOMPLETE" : "complete");
   printf("\n  hash %s\n  output %s\n", e->hash, e->output);
+  for (uint32_t v = 0; v < e->n_variants; v++) {
+    const json_t *build = json_object_get(e->variants[v].settings, "build");
+    bool first = build != NULL;
+    for (uint32_t u = 0; u < v && first; u++)
+      first = !json_equal(json_object_get(e->variants[u].settings, "build"), (json_t *)build);
+    if (first)
+      printf("  build %s: %s\n", json_string_value(json_object_get(build, "label")),
+             json_string_value(json_object_get(build, "plugin_path")));
+  }
   if (e->runs_commands) {
     printf("  commands (executed only under --allow-commands):\n");
     for (uint32_t v = 0; v < e->n_variants; v++)

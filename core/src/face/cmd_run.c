@@ -3,8 +3,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "adaptive.h"
 #include "analysis.h"
 #include "cli.h"
+#include "config_args.h"
 #include "environment.h"
 #include "experiment.h"
 #include "jobs.h"
@@ -14,9 +16,9 @@
 static void run_usage(FILE *f) {
   fprintf(
       f, "usage: rigor run FILE [-o OUT] [--resume] [--force] [--only NAME] [--dry-run]\n"
-         "                 [--plugin-path DIR]... [--allow-commands] [--allow-unsafe-plugin-path]\n"
-         "                 [--config-path DIR]... [--allow-external-extends] [--quiet]\n"
-         "                 [--no-report]\n"
+         "                 [--plugin-path DIR]... [--build LABEL=DIR]... [--allow-commands]\n"
+         "                 [--allow-unsafe-plugin-path] [--config-path DIR]...\n"
+         "                 [--allow-external-extends] [--quiet] [--no-report]\n"
          "\n"
          "  -o OUT            write results to OUT instead of the file's `output`\n"
          "  --resume          finish an interrupted results file (the experiment hash must match)\n"
@@ -25,6 +27,8 @@ static void run_usage(FILE *f) {
          "  --dry-run         print the schedule and stop\n"
          "  --plugin-path DIR search DIR for plugins first\n"
          "  --config-path DIR a trusted folder of shared bases that `extends:` may name\n"
+         "  --build LABEL=DIR one level of the build axis: the plugin as DIR holds it (repeat\n"
+         "                    for each build; replaces the file's `build` axis)\n"
          "  --allow-commands  let the config execute the external commands `rigor plan` shows\n"
          "  --quiet           no progress line, no report\n"
          "  --no-report       do not print the report table at the end\n");
@@ -32,8 +36,14 @@ static void run_usage(FILE *f) {
 
 static void print_schedule(const rigor_experiment_t *e) {
   const rigor_schedule_t *s = &e->schedule;
-  printf("experiment %s: %u variants x %u blocks = %u runs (%s)\n", e->name, s->n_variants,
-         s->n_blocks, s->n_variants * s->n_blocks, e->order.design->name);
+  if (e->order.precision > 0)
+    printf("experiment %s: %u variants x %u to %u blocks = %u to %u runs (%s, adaptive to %g%%)\n",
+           e->name, s->n_variants, e->order.min_blocks, s->n_blocks,
+           s->n_variants * e->order.min_blocks, s->n_variants * s->n_blocks, e->order.design->name,
+           e->order.precision * 100);
+  else
+    printf("experiment %s: %u variants x %u blocks = %u runs (%s)\n", e->name, s->n_variants,
+           s->n_blocks, s->n_variants * s->n_blocks, e->order.design->name);
   for (uint32_t b = 0; b < s->n_blocks; b++)
     for (uint32_t p = 0; p < s->n_variants; p++) {
       uint32_t v = s->cells[b * s->n_variants + p];
@@ -57,6 +67,7 @@ int rigor_cmd_run(int argc, char **argv) {
   const char *file = NULL;
   const char *dirs[65] = {0}, *config_dirs[65] = {0};
   int nd = 0, nc = 0;
+  rigor_build_opt_t builds[RIGOR_MAX_BUILDS];
   rigor_config_opts_t copts = {0};
   rigor_run_opts_t ropts = {0};
   rigor_progress_view_t view = {0};
@@ -74,6 +85,8 @@ int rigor_cmd_run(int argc, char **argv) {
       dirs[nd++] = argv[++i];
     } else if (!strcmp(a, "--config-path") && i + 1 < argc && nc < 64) {
       config_dirs[nc++] = argv[++i];
+    } else if (!strcmp(a, "--build") && i + 1 < argc) {
+      if (rigor_build_arg("run", argv[++i], builds, &copts.n_builds)) return RIGOR_EXIT_USAGE;
     } else if (!strcmp(a, "--resume")) {
       ropts.resume = true;
     } else if (!strcmp(a, "--force")) {
@@ -110,6 +123,7 @@ int rigor_cmd_run(int argc, char **argv) {
   ropts.search.extra_dirs = dirs;
   copts.search = ropts.search;
   copts.config_dirs = config_dirs;
+  copts.builds = builds;
   copts.check_machine = rigor_environment_check;
   rigor_config_t *cfg = NULL;
   char err[4096];
@@ -135,6 +149,9 @@ int rigor_cmd_run(int argc, char **argv) {
   view.line = !view.quiet && isatty(STDERR_FILENO);
   ropts.progress = rigor_progress_draw;
   ropts.progress_arg = &view;
+  rigor_adaptive_t adaptive = {.quiet = view.quiet};
+  ropts.after_block = rigor_adaptive_after_block;
+  ropts.after_block_arg = &adaptive;
   rigor_jobs_t jobs;
   if (rigor_jobs_build(cfg, &jobs) != 0) {
     fprintf(stderr, "rigor run: out of memory\n");

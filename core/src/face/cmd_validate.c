@@ -5,7 +5,7 @@
 
 static const char usage[] =
     "usage: rigor validate FILE [--only NAME] [--plugin-path DIR]... [--config-path DIR]...\n"
-    "                           [--allow-external-extends]\n"
+    "                           [--build LABEL=DIR]... [--allow-external-extends]\n"
     "\n"
     "Parses FILE, resolves extends, defaults and matrices, and checks every value against the\n"
     "plugins' schemas and the core's, without running anything. Exit status 0 or 2.\n";

@@ -5,6 +5,22 @@
 #include "config_args.h"
 #include "environment.h"
 
+int rigor_build_arg(const char *cmd, char *arg, rigor_build_opt_t *builds, size_t *n) {
+  char *eq = strchr(arg, '=');
+  if (!eq || eq == arg || !eq[1]) {
+    fprintf(stderr, "rigor %s: --build takes LABEL=DIR (a label and a plugin folder), not '%s'\n",
+            cmd, arg);
+    return RIGOR_EXIT_USAGE;
+  }
+  if (*n == RIGOR_MAX_BUILDS) {
+    fprintf(stderr, "rigor %s: more than %d --build options\n", cmd, RIGOR_MAX_BUILDS);
+    return RIGOR_EXIT_USAGE;
+  }
+  *eq = '\0';
+  builds[(*n)++] = (rigor_build_opt_t){.label = arg, .dir = eq + 1};
+  return 0;
+}
+
 int rigor_config_args_parse(int argc, char **argv, const char *usage, bool accepts_canonical,
                             rigor_config_args_t *cli) {
   size_t nd = 0, nc = 0;
@@ -23,6 +39,9 @@ int rigor_config_args_parse(int argc, char **argv, const char *usage, bool accep
       cli->dirs[nd++] = argv[++i];
     } else if (!strcmp(a, "--config-path") && has_value && nc < RIGOR_MAX_CONFIG_DIRS) {
       cli->config_dirs[nc++] = argv[++i];
+    } else if (!strcmp(a, "--build") && has_value) {
+      if (rigor_build_arg(argv[0], argv[++i], cli->builds, &cli->opts.n_builds))
+        return RIGOR_EXIT_USAGE;
     } else if (!strcmp(a, "--allow-external-extends")) {
       cli->opts.allow_external_extends = true;
     } else if (!strcmp(a, "--allow-unsafe-plugin-path")) {
@@ -44,6 +63,7 @@ int rigor_config_args_parse(int argc, char **argv, const char *usage, bool accep
   }
   cli->opts.search.extra_dirs = cli->dirs;
   cli->opts.config_dirs = cli->config_dirs;
+  cli->opts.builds = cli->builds;
   cli->opts.check_machine = rigor_environment_check;
   return -1;
 }

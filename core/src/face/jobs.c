@@ -7,11 +7,18 @@
 static int job_of(const rigor_experiment_t *e, rigor_job_t *j) {
   rigor_job_variant_t *variants = calloc(e->n_variants ? e->n_variants : 1, sizeof *variants);
   if (!variants) return RIGOR_ENOMEM;
-  for (uint32_t i = 0; i < e->n_variants; i++)
-    variants[i] = (rigor_job_variant_t){.label = e->variants[i].label,
-                                        .axes = e->variants[i].axes,
-                                        .settings = e->variants[i].settings};
+  for (uint32_t i = 0; i < e->n_variants; i++) {
+    const json_t *build = json_object_get(e->variants[i].settings, "build");
+    variants[i] = (rigor_job_variant_t){
+        .label = e->variants[i].label,
+        .axes = e->variants[i].axes,
+        .settings = e->variants[i].settings,
+        .build = json_string_value(json_object_get(build, "label")),
+        .plugin_dir = json_string_value(json_object_get(build, "plugin_path")),
+    };
+  }
   const char *plugin = json_string_value(json_object_get(e->resolved, "plugin"));
+  const json_t *deadline = json_object_get(json_object_get(e->resolved, "settings"), "deadline");
   if (!plugin && e->n_variants)
     plugin = json_string_value(json_object_get(e->variants[0].settings, "plugin"));
   *j = (rigor_job_t){
@@ -28,6 +35,10 @@ static int job_of(const rigor_experiment_t *e, rigor_job_t *j) {
       .n_blocks = e->schedule.n_blocks,
       .seed = e->order.seed,
       .runs_commands = e->runs_commands,
+      .deadline_s = json_is_number(deadline) ? json_number_value(deadline) : 0,
+      .min_blocks = e->order.precision > 0 ? e->order.min_blocks : e->schedule.n_blocks,
+      .precision = e->order.precision,
+      .square_rows = e->schedule.square_rows,
   };
   return j->schedule ? 0 : RIGOR_ENOMEM;
 }

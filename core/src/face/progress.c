@@ -20,7 +20,10 @@ void rigor_progress_draw(void *arg, const rigor_progress_t *p) {
     break;
   case RIGOR_PROGRESS_JOB_END:
     if (v->line) fprintf(stderr, "\r\033[K");
-    if (!v->quiet)
+    if (!v->quiet && p->deadline)
+      fprintf(stderr, "rigor: %s: the deadline of %g s passed; %u runs -> %s\n", p->job->name,
+              p->job->deadline_s, p->done, p->job->output);
+    else if (!v->quiet)
       fprintf(stderr, "rigor: %s: %u runs -> %s\n", p->job->name, p->done, p->job->output);
     break;
   }

@@ -412,6 +412,9 @@ int rigor__axis_find(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__axis
   if (n->kind == RIGOR__SCALAR)
     for (size_t i = 0; i < axis->n_values; i++)
       if (strcmp(axis->values[i].label, n->text) == 0) return *out = i, 0;
+  if (!axis->field)
+    return rigor__fail(c, n, "exclude: axis '%s' has no level labelled '%s'", axis->key,
+                       n->kind == RIGOR__SCALAR ? n->text : "(mapping)");
   rigor__axis_t probe = {
       .key = axis->key, .section = axis->section, .field = axis->field, .member = axis->member};
   axis_ctx_t a = {.c = c, .d = d, .axis = &probe, .labels_allowed = true};

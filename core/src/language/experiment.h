@@ -16,6 +16,8 @@
  *   launcher     array of strings, or null
  *   ranks        integer, the "{ranks}" of a launcher
  *   deadline     real seconds or null
+ *   build        {label, plugin_path (absolute, canonical)}: only with a build axis; the run
+ *                loads the plugin from that folder
  * Variants share unchanged sub-objects by reference count: treat settings as read-only.
  */
 #ifndef RIGOR_EXPERIMENT_H
@@ -56,8 +58,16 @@ typedef struct rigor_config {
   json_t *warnings; /* array of strings */
 } rigor_config_t;
 
+/* --build LABEL=DIR: one level of the build axis given on the command line. */
+typedef struct rigor_build_opt {
+  const char *label;
+  const char *dir; /* relative to the current folder */
+} rigor_build_opt_t;
+
 typedef struct rigor_config_opts {
-  rigor_plugin_search_t search; /* where plugins are found (loader.h) */
+  rigor_plugin_search_t search;    /* where plugins are found (loader.h) */
+  const rigor_build_opt_t *builds; /* replace (or add) every experiment's build axis */
+  size_t n_builds;
   bool allow_external_extends;
   /* --config-path folders, NULL-terminated, searched before RIGOR_CONFIG_PATH's (extends.c). */
   const char *const *config_dirs;

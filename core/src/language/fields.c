@@ -1,3 +1,4 @@
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +47,16 @@ static int conv_cycles(rigor__cfg_t *c, const rigor__node_t *n, const char *w, j
 static int conv_count(rigor__cfg_t *c, const rigor__node_t *n, const char *w, json_t **o) {
   return uint_field(c, n, w, 1, INT64_MAX, o);
 }
+/* A count, or `auto`: calibrated per run and point to timing.min_window. */
+static int conv_iters(rigor__cfg_t *c, const rigor__node_t *n, const char *w, json_t **o) {
+  if (n->kind == RIGOR__SCALAR && strcmp(n->text, "auto") == 0) {
+    *o = json_string("auto");
+    return 0;
+  }
+  if (n->kind == RIGOR__SCALAR && !isdigit((unsigned char)n->text[0]) && n->text[0] != '-')
+    return rigor__fail(c, n, "%s: '%s' is neither a count of iterations nor 'auto'", w, n->text);
+  return uint_field(c, n, w, 1, INT64_MAX, o);
+}
 static int conv_check(rigor__cfg_t *c, const rigor__node_t *n, const char *w, json_t **o) {
   return uint_field(c, n, w, 0, UINT32_MAX, o);
 }
@@ -70,6 +81,15 @@ static int conv_bool(rigor__cfg_t *c, const rigor__node_t *n, const char *w, jso
 static int conv_duration(rigor__cfg_t *c, const rigor__node_t *n, const char *w, json_t **o) {
   double v = 0;
   if (rigor__get_duration(c, n, w, &v)) return RIGOR_ECONFIG;
+  *o = json_real(v);
+  return 0;
+}
+/* Below a microsecond a window is the clock's own cost, whatever the plugin does. */
+static int conv_min_window(rigor__cfg_t *c, const rigor__node_t *n, const char *w, json_t **o) {
+  double v = 0;
+  if (rigor__get_duration(c, n, w, &v)) return RIGOR_ECONFIG;
+  if (!(v >= 1e-6) || v > 3600)
+    return rigor__fail(c, n, "%s must be from 1us to 1h, not '%s'", w, n->text);
   *o = json_real(v);
   return 0;
 }
@@ -355,7 +375,8 @@ static int conv_telemetry(rigor__cfg_t *c, const rigor__node_t *n, const char *w
 static const rigor__field_t timing_fields[] = {
     {"warmup", conv_warmup, true, false, false},
     {"cycles", conv_cycles, true, false, false},
-    {"iters", conv_count, true, false, false},
+    {"iters", conv_iters, true, false, false},
+    {"min_window", conv_min_window, false, false, false},
     {"agg", conv_count, true, false, false},
     {"blocking", conv_blocking, false, false, false},
     {"per_iteration", conv_bool, false, false, false},
@@ -383,9 +404,9 @@ static const rigor__field_t gate_fields[] = {
     {"expect", conv_expect, false, true, false},
     {NULL, NULL, false, false, false},
 };
-static const char *const timing_names[] = {"warmup",   "cycles",        "iters",        "agg",
-                                           "blocking", "per_iteration", "aggregate",    "check",
-                                           "timeout",  "report",        "warmup_sizes", NULL};
+static const char *const timing_names[] = {"warmup", "cycles",   "iters",         "min_window",
+                                           "agg",    "blocking", "per_iteration", "aggregate",
+                                           "check",  "timeout",  "report",        "warmup_sizes", NULL};
 static const char *const environment_names[] = {"affinity", "noise", "randomize_env", "telemetry",
                                                 NULL};
 static const char *const gate_names[] = {"cv_max",

@@ -54,6 +54,8 @@ typedef struct rigor__cfg {
   json_t *warnings;
   rigor_loaded_t **plugins; /* loaded once per name for the whole file */
   size_t n_plugins;
+  rigor_loaded_t **build_plugins; /* every build's plugin, loaded from its own folder */
+  size_t n_build_plugins;
   const rigor_plugin_t *plugin; /* of the experiment being resolved (gate.expect names metrics) */
 } rigor__cfg_t;
 
@@ -137,10 +139,10 @@ typedef struct rigor__axis_value {
 } rigor__axis_value_t;
 
 typedef struct rigor__axis {
-  const char *key;     /* as written: "bytes", "timing.warmup" */
-  const char *section; /* "params", "timing", "environment", "gate" */
-  const char *field;
-  const char *member; /* "size" of the axis "vars.size" on a JSON param, else NULL */
+  const char *key;     /* as written: "bytes", "timing.warmup"; "build" */
+  const char *section; /* "params", "timing", "environment", "gate"; "build" */
+  const char *field;   /* NULL for build: the value is the whole settings member */
+  const char *member;  /* "size" of the axis "vars.size" on a JSON param, else NULL */
   const rigor__node_t *node;
   rigor__axis_value_t *values;
   size_t n_values;
@@ -170,9 +172,20 @@ int rigor__sweep(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__node_t *
 /* Whether two param axis keys set the same thing: equal, or a JSON param and one of its members
  * ("vars" and "vars.size"). */
 bool rigor__axes_overlap(const char *a, const char *b);
+
+/* The variants of matrix `n`. `builds` is the build axis (rigor__builds; no values for none),
+ * which the matrix borrows: it takes the place of the matrix's own `build`, or comes first. */
 int rigor__matrix(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__node_t *n,
-                  const json_t *settings, const json_t *sweep, rigor_experiment_t *e,
-                  json_t **canonical);
+                  const json_t *settings, const json_t *sweep, const rigor__axis_t *builds,
+                  rigor_experiment_t *e, json_t **canonical);
+
+/* build.c: the build axis of experiment `exp`: its matrix's `build` list of {label,
+ * plugin_path} (relative to the file that names it), or --build LABEL=DIR (relative to the
+ * current folder), which replaces it. Each folder's `plugin` is loaded from that folder alone,
+ * with the loader's trust rules, and must declare the first build's schema exactly; *first is
+ * the first build's plugin. No build axis leaves axis->n_values 0. */
+int rigor__builds(rigor__cfg_t *c, const rigor__node_t *exp, const char *plugin,
+                  rigor__axis_t *axis, const rigor_loaded_t **first);
 
 /* The plugin's own checks of every variant (check_params) and the commands its runs would
  * execute (commands), for rigor plan and the --allow-commands gate (plugin_hooks.c). `n` is the

@@ -9,6 +9,7 @@
 
 typedef struct matrix {
   rigor__axis_t *axes;
+  bool *borrowed; /* the build axis belongs to the experiment */
   size_t n_axes;
   int *group; /* group index of each axis */
   size_t n_groups;
@@ -140,6 +141,10 @@ static int make_variant(const matrix_t *m, const size_t *v, const json_t *settin
     const rigor__axis_value_t *val = &axis->values[v[i]];
     json_object_set_new(out->axes, axis->key,
                         val->labelled ? json_string(val->label) : json_incref(val->value));
+    if (!axis->field) {
+      json_object_set(out->settings, axis->section, val->value);
+      continue;
+    }
     bool own = false;
     for (size_t k = 0; k < n_copied && !own; k++)
       own = strcmp(copied[k], axis->section) == 0;
@@ -201,23 +206,36 @@ static int build_variants(rigor__cfg_t *c, const rigor__node_t *at, matrix_t *m,
   return rc;
 }
 
+/* The build axis as one of the matrix's, borrowed: the matrix does not release it. */
+static void add_builds(matrix_t *m, const rigor__axis_t *builds) {
+  m->axes[m->n_axes] = *builds;
+  m->borrowed[m->n_axes] = true;
+  m->group[m->n_axes++] = -1;
+}
+
 int rigor__matrix(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__node_t *n,
-                  const json_t *settings, const json_t *sweep, rigor_experiment_t *e,
-                  json_t **canonical) {
+                  const json_t *settings, const json_t *sweep, const rigor__axis_t *builds,
+                  rigor_experiment_t *e, json_t **canonical) {
   matrix_t m = {0};
   const rigor__node_t *zip = NULL, *ex = NULL;
   *canonical = json_null();
-  if (n && !rigor__is_null(n)) {
-    if (rigor__expect(c, n, RIGOR__MAP, "matrix")) return RIGOR_ECONFIG;
-    m.axes = rigor__alloc(c, (n->n + 1) * sizeof *m.axes);
-    m.group = rigor__alloc(c, (n->n + 1) * sizeof *m.group);
-    m.group_len = rigor__alloc(c, (n->n + 1) * sizeof *m.group_len);
-    m.group_first = rigor__alloc(c, (n->n + 1) * sizeof *m.group_first);
-    if (!m.axes || !m.group || !m.group_len || !m.group_first)
+  bool has_map = n && !rigor__is_null(n);
+  if (has_map && rigor__expect(c, n, RIGOR__MAP, "matrix")) return RIGOR_ECONFIG;
+  if (has_map || builds->n_values) {
+    size_t cap = (has_map ? n->n : 0) + 2;
+    m.axes = rigor__alloc(c, cap * sizeof *m.axes);
+    m.borrowed = rigor__alloc(c, cap * sizeof *m.borrowed);
+    m.group = rigor__alloc(c, cap * sizeof *m.group);
+    m.group_len = rigor__alloc(c, cap * sizeof *m.group_len);
+    m.group_first = rigor__alloc(c, cap * sizeof *m.group_first);
+    if (!m.axes || !m.borrowed || !m.group || !m.group_len || !m.group_first)
       return rigor__fail(c, n, "out of memory");
+    memset(m.borrowed, 0, cap * sizeof *m.borrowed);
   }
+  /* --build without a `build` axis in the file: the builds come first (outermost). */
+  if (builds->n_values && !rigor__get(has_map ? n : NULL, "build")) add_builds(&m, builds);
   int rc = 0;
-  for (size_t i = 0; n && !rigor__is_null(n) && i < n->n && rc == 0; i++) {
+  for (size_t i = 0; has_map && i < n->n && rc == 0; i++) {
     const char *key = n->keys[i]->text;
     if (strcmp(key, "zip") == 0) {
       zip = n->items[i];
@@ -225,6 +243,10 @@ int rigor__matrix(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__node_t 
     }
     if (strcmp(key, "exclude") == 0) {
       ex = n->items[i];
+      continue;
+    }
+    if (strcmp(key, "build") == 0) {
+      add_builds(&m, builds);
       continue;
     }
     rigor__axis_t *axis = &m.axes[m.n_axes];
@@ -258,7 +280,7 @@ int rigor__matrix(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__node_t 
       for (size_t j = i; j < m.n_axes; j++)
         if (j == i || (old >= 0 && m.group[j] == old)) m.group[j] = (int)g;
     }
-    rc = build_variants(c, n ? n : NULL, &m, settings, e);
+    rc = build_variants(c, has_map ? n : NULL, &m, settings, e);
   }
   if (!rc && m.n_axes > 0) {
     json_t *axes = json_array();
@@ -274,6 +296,6 @@ int rigor__matrix(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__node_t 
   }
   json_decref(canon_zip), json_decref(canon_ex);
   for (size_t i = 0; i < m.n_axes; i++)
-    rigor__axis_release(&m.axes[i]);
+    if (!m.borrowed[i]) rigor__axis_release(&m.axes[i]);
   return rc;
 }

@@ -11,9 +11,14 @@ typedef struct rigor_design rigor_design_t;
 
 typedef struct rigor_order {
   const rigor_design_t *design;
-  uint32_t replicates; /* number of blocks; default 1 */
+  uint32_t replicates; /* number of blocks; default 1; the most blocks when adaptive */
   uint64_t seed;       /* default 0 */
   bool randomize;      /* designs with squares: permute rows and relabel variants with `seed` */
+  /* replicates: {min, max, precision}. After min_blocks blocks, whole blocks are added until
+   * every contrast's (or, without contrasts, every row's) 95% half-width is at most `precision`,
+   * `replicates` (max) blocks have run, or the deadline passes. precision 0: a fixed count. */
+  uint32_t min_blocks;
+  double precision;
 } rigor_order_t;
 
 struct rigor_design {
@@ -49,7 +54,8 @@ typedef struct rigor_schedule {
 int rigor_plan_build(const rigor_order_t *order, uint32_t n_variants, rigor_schedule_t *out);
 void rigor_schedule_free(rigor_schedule_t *s);
 /* The schedule as the experiment record holds it: {design, seed, replicates, randomize,
- * square_rows, incomplete, blocks: [[variant per position]...]}. */
+ * square_rows, incomplete, blocks: [[variant per position]...]}, and for adaptive replication
+ * adaptive: {min, max, precision} (the blocks are then the `max` the schedule allows). */
 json_t *rigor_schedule_describe(const rigor_order_t *order, const rigor_schedule_t *s);
 
 #endif

@@ -19,13 +19,17 @@ static bool is_experiment_key(const char *key) {
   return false;
 }
 
-static int get_plugin(rigor__cfg_t *c, const rigor__node_t *n, const rigor_loaded_t **out) {
-  const char *name = NULL;
+static int plugin_name(rigor__cfg_t *c, const rigor__node_t *n, const char **name) {
   /* `plugin: null` names the null plugin; YAML would read the word as a null value. */
-  if (n->kind == RIGOR__SCALAR && strcmp(n->text, "null") == 0)
-    name = n->text;
-  else if (rigor__get_string(c, n, "plugin", &name))
-    return RIGOR_ECONFIG;
+  if (n->kind == RIGOR__SCALAR && strcmp(n->text, "null") == 0) {
+    *name = n->text;
+    return 0;
+  }
+  return rigor__get_string(c, n, "plugin", name);
+}
+
+static int get_plugin(rigor__cfg_t *c, const rigor__node_t *n, const char *name,
+                      const rigor_loaded_t **out) {
   for (size_t i = 0; i < c->n_plugins; i++)
     if (strcmp(c->plugins[i]->desc.name, name) == 0) return *out = c->plugins[i], 0;
   rigor_loaded_t **grown = realloc(c->plugins, (c->n_plugins + 1) * sizeof *grown);
@@ -104,6 +108,31 @@ static int resolve_launcher(rigor__cfg_t *c, const rigor__node_t *n, json_t **ou
   return 0;
 }
 
+/* replicates: {min, max, precision}: the schedule holds max blocks, of which the first min
+ * always run. Two blocks are the fewest that give an interval. */
+static int resolve_adaptive(rigor__cfg_t *c, const rigor__node_t *n, rigor_order_t *o) {
+  static const char *const keys[] = {"min", "max", "precision", NULL};
+  if (rigor__check_keys(c, n, keys, "order.replicates")) return RIGOR_ECONFIG;
+  const rigor__node_t *min = rigor__get(n, "min"), *max = rigor__get(n, "max"),
+                      *precision = rigor__get(n, "precision");
+  if (!max || !precision)
+    return rigor__fail(c, n,
+                       "order.replicates as a mapping needs 'max' and 'precision' (and takes "
+                       "'min', default 3): {min: 3, max: 40, precision: 1%%}");
+  uint64_t lo = 3, hi = 0;
+  if (rigor__get_uint(c, max, "order.replicates.max", 2, 1000000, &hi)) return RIGOR_ECONFIG;
+  if (!min && hi < lo) lo = hi;
+  if (min && rigor__get_uint(c, min, "order.replicates.min", 2, 1000000, &lo)) return RIGOR_ECONFIG;
+  if (lo > hi)
+    return rigor__fail(c, min, "order.replicates.min (%llu) is above max (%llu)",
+                       (unsigned long long)lo, (unsigned long long)hi);
+  if (rigor__get_percent(c, precision, "order.replicates.precision", 1e-6, 0.999999, &o->precision))
+    return RIGOR_ECONFIG;
+  o->min_blocks = (uint32_t)lo;
+  o->replicates = (uint32_t)hi;
+  return 0;
+}
+
 static int resolve_order(rigor__cfg_t *c, const rigor__node_t *n, rigor_order_t *o) {
   *o = (rigor_order_t){.design = rigor_design_find("sequential"), .replicates = 1};
   if (!n || rigor__is_null(n)) return 0;
@@ -116,7 +145,9 @@ static int resolve_order(rigor__cfg_t *c, const rigor__node_t *n, rigor_order_t 
     if (rigor__get_enum(c, v, "order.design", rigor_design_names(), &design)) return RIGOR_ECONFIG;
     o->design = &rigor_designs[design];
   }
-  if ((v = rigor__get(n, "replicates"))) {
+  if ((v = rigor__get(n, "replicates")) && v->kind == RIGOR__MAP) {
+    if (resolve_adaptive(c, v, o)) return RIGOR_ECONFIG;
+  } else if (v) {
     if (rigor__get_uint(c, v, "order.replicates", 1, 1000000, &u)) return RIGOR_ECONFIG;
     o->replicates = (uint32_t)u;
   }
@@ -169,7 +200,14 @@ static int resolve_experiment(rigor__cfg_t *c, const rigor__node_t *n, const top
   if (!(v = rigor__get(n, "plugin")))
     return rigor__fail(c, n, "experiment '%s' needs a 'plugin'", name);
   const rigor_loaded_t *loaded = NULL;
-  if (get_plugin(c, v, &loaded)) return RIGOR_ECONFIG;
+  const char *plugin = NULL;
+  rigor__axis_t builds = {0};
+  /* With builds, the plugin comes from their folders: the search path is not asked. */
+  if (plugin_name(c, v, &plugin) || rigor__builds(c, n, plugin, &builds, &loaded) ||
+      (!builds.n_values && get_plugin(c, v, plugin, &loaded))) {
+    rigor__axis_release(&builds);
+    return RIGOR_ECONFIG;
+  }
   const rigor_plugin_t *d = &loaded->desc;
   c->plugin = d;
 
@@ -198,13 +236,17 @@ static int resolve_experiment(rigor__cfg_t *c, const rigor__node_t *n, const top
       json_pack("{s:s, s:o*, s:o*, s:o*, s:o*, s:o*, s:o*, s:I, s:o}", "plugin", d->name, "params",
                 params, "sweep", sweep, "timing", timing, "environment", env, "gate", gate,
                 "launcher", launcher, "ranks", (json_int_t)ranks, "deadline", deadline);
-  if (rc || !settings) return json_decref(settings), rc ? rc : rigor__fail(c, n, "out of memory");
+  if (rc || !settings) {
+    rigor__axis_release(&builds);
+    return json_decref(settings), rc ? rc : rigor__fail(c, n, "out of memory");
+  }
 
   json_t *matrix = NULL;
   e->name = strdup(name);
   e->source = strdup(n->src->path);
-  rc = rigor__matrix(c, d, rigor__get(n, "matrix"), settings, json_object_get(settings, "sweep"), e,
-                     &matrix);
+  rc = rigor__matrix(c, d, rigor__get(n, "matrix"), settings, json_object_get(settings, "sweep"),
+                     &builds, e, &matrix);
+  rigor__axis_release(&builds);
   if (!rc) rc = resolve_order(c, rigor__get(n, "order"), &e->order);
   if (!rc && (uint64_t)e->n_variants * e->order.replicates > RIGOR_MAX_RUNS)
     rc = rigor__fail(c, rigor__get(n, "order") ? rigor__get(n, "order") : n,
@@ -215,16 +257,22 @@ static int resolve_experiment(rigor__cfg_t *c, const rigor__node_t *n, const top
   if (!rc && e->schedule.incomplete)
     rigor__warn(c, rigor__get(n, "order"),
                 "experiment '%s': %u blocks leave the %u-row %s square incomplete, so positions "
-                "are not balanced (use a multiple of %u replicates)",
+                "are not balanced (use a multiple of %u %s)",
                 name, e->schedule.n_blocks, e->schedule.square_rows, e->order.design->name,
-                e->schedule.square_rows);
+                e->schedule.square_rows,
+                e->order.precision > 0 ? "as replicates.max" : "replicates");
   if (rc) {
     json_decref(settings), json_decref(matrix);
     return rc;
   }
-  json_t *order = json_pack("{s:s, s:I, s:I, s:b}", "design", e->order.design->name, "replicates",
-                            (json_int_t)e->order.replicates, "seed", (json_int_t)e->order.seed,
-                            "randomize", (int)e->order.randomize);
+  json_t *replicates =
+      e->order.precision > 0
+          ? json_pack("{s:I, s:I, s:f}", "min", (json_int_t)e->order.min_blocks, "max",
+                      (json_int_t)e->order.replicates, "precision", e->order.precision)
+          : json_integer((json_int_t)e->order.replicates);
+  json_t *order =
+      json_pack("{s:s, s:o, s:I, s:b}", "design", e->order.design->name, "replicates", replicates,
+                "seed", (json_int_t)e->order.seed, "randomize", (int)e->order.randomize);
   e->resolved = json_pack("{s:i, s:s, s:s?, s:s, s:o, s:o, s:o}", "schema", 1, "name", name,
                           "description", description, "plugin", d->name, "settings", settings,
                           "matrix", matrix, "order", order);
@@ -373,6 +421,9 @@ int rigor_config_load(const char *path, const rigor_config_opts_t *opts, rigor_c
   for (size_t i = 0; i < c.n_plugins; i++)
     rigor_plugin_unload(c.plugins[i]);
   free(c.plugins);
+  for (size_t i = 0; i < c.n_build_plugins; i++)
+    rigor_plugin_unload(c.build_plugins[i]);
+  free(c.build_plugins);
   rigor__arena_free(&c);
   if (rc) {
     rigor_config_free(cfg);

@@ -1,5 +1,6 @@
 #include "format.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "clock.h"
@@ -43,6 +44,7 @@ json_t *rigor_record_experiment(const rigor_experiment_record_t *x) {
   json_object_set_new(rec, "variants", json_deep_copy(x->variants));
   json_object_set_new(rec, "schedule", json_deep_copy(x->schedule));
   json_object_set_new(rec, "plugin", x->plugin ? x->plugin : json_object());
+  if (x->builds) json_object_set_new(rec, "builds", x->builds);
   json_t *clock = json_object();
   json_object_set_new(clock, "source", json_string("CLOCK_MONOTONIC"));
   json_object_set_new(clock, "resolution_s", json_real(x->clock_resolution_s));
@@ -90,6 +92,37 @@ json_t *rigor_record_run(const rigor_run_record_t *x) {
   json_object_set_new(rec, "plugin_identity",
                       x->plugin_identity ? x->plugin_identity : json_object());
   json_object_set_new(rec, "env_pad", x->env_pad >= 0 ? json_integer(x->env_pad) : json_null());
+  if (x->checks) json_object_set_new(rec, "checks", x->checks);
+  if (x->calibration) json_object_set_new(rec, "calibration", x->calibration);
+  return rec;
+}
+
+const char *const rigor_stop_reason_names[] = {"precision", "max", "deadline", NULL};
+
+int rigor_stop_reason_parse(const char *name) {
+  for (int i = 0; name && i < RIGOR_STOP_COUNT; i++)
+    if (strcmp(name, rigor_stop_reason_names[i]) == 0) return i;
+  return -1;
+}
+
+bool rigor_stop_final(rigor_stop_reason_t r) {
+  return r == RIGOR_STOP_PRECISION || r == RIGOR_STOP_MAX;
+}
+
+json_t *rigor_record_stop(const rigor_stop_record_t *x) {
+  json_t *rec = rigor_record_new("stop", x->experiment);
+  json_object_set_new(rec, "blocks", json_integer(x->blocks));
+  json_object_set_new(rec, "min", json_integer(x->min_blocks));
+  json_object_set_new(rec, "max", json_integer(x->max_blocks));
+  json_object_set_new(rec, "precision", x->precision > 0 ? json_real(x->precision) : json_null());
+  json_object_set_new(rec, "reason", json_string(rigor_stop_reason_names[x->reason]));
+  json_object_set_new(rec, "worst_half_width_log",
+                      isfinite(x->worst_half_width_log) ? json_real(x->worst_half_width_log)
+                                                        : json_null());
+  char created[32];
+  rigor_time_iso(created);
+  json_object_set_new(rec, "time", json_string(created));
+  json_object_set_new(rec, "targets", x->targets ? x->targets : json_array());
   return rec;
 }
 

@@ -1,5 +1,5 @@
 /* The results format, rigor.result/1 (docs/results-format.md): JSON Lines, one record per line,
- * of four types. This file is the format's one home: the schema name, the run statuses, and
+ * of five types. This file is the format's one home: the schema name, the run statuses, and
  * builders for every record the runner writes. */
 #ifndef RIGOR_FORMAT_H
 #define RIGOR_FORMAT_H
@@ -41,6 +41,7 @@ typedef struct rigor_experiment_record {
   const json_t
       *schedule;  /* {design, seed, replicates, randomize, square_rows, incomplete, blocks} */
   json_t *plugin; /* {name, version, file, sha256, params, metrics}; taken */
+  json_t *builds; /* with a build axis: [{label, plugin_path, ...as plugin}]; taken, NULL none */
   double clock_resolution_s, clock_now_cost_s;
   json_t *identity, *checks; /* taken */
   const char *rigor_version, *rigor_git;
@@ -59,8 +60,37 @@ typedef struct rigor_run_record {
   double elapsed_s;
   json_t *affinity, *noise, *telemetry, *plugin_identity; /* taken; NULL writes null ({}) */
   long env_pad;                                           /* < 0 for none */
+  json_t *checks; /* taken: the sampled environment checks whose window closed with this run;
+                     NULL leaves the member out */
+  json_t *calibration; /* taken: iters: auto, per point; NULL leaves the member out */
 } rigor_run_record_t;
 json_t *rigor_record_run(const rigor_run_record_t *x);
+
+/* Why an experiment stopped adding blocks. */
+typedef enum {
+  RIGOR_STOP_PRECISION = 0, /* every interval reached order.replicates.precision */
+  RIGOR_STOP_MAX,           /* the schedule's last block ran */
+  RIGOR_STOP_DEADLINE,      /* the experiment's deadline passed */
+  RIGOR_STOP_COUNT,
+} rigor_stop_reason_t;
+extern const char *const rigor_stop_reason_names[]; /* indexed by rigor_stop_reason_t */
+/* The reason named `name`, or -1. */
+int rigor_stop_reason_parse(const char *name);
+/* A stop that ends the experiment, so --resume runs nothing more; a deadline does not. */
+bool rigor_stop_final(rigor_stop_reason_t r);
+
+/* What a stop record holds: how many blocks an experiment ran and why it stopped there, with
+ * every interval the stop rule read (a contrast's or a row's). */
+typedef struct rigor_stop_record {
+  const char *experiment;
+  uint32_t blocks;                 /* complete blocks in the file */
+  uint32_t min_blocks, max_blocks; /* the order's; min = max for a fixed number of blocks */
+  double precision;                /* the order's target, 0 for a fixed number of blocks */
+  rigor_stop_reason_t reason;
+  double worst_half_width_log; /* the widest interval the rule read (log scale; INFINITY none) */
+  json_t *targets;             /* taken: [{kind, ..., half_width_log, stop}] */
+} rigor_stop_record_t;
+json_t *rigor_record_stop(const rigor_stop_record_t *x);
 
 /* One raw telemetry sample of a run, for the RESULTS.telemetry.jsonl sidecar. */
 json_t *rigor_record_telemetry(const json_t *sample, const char *experiment, uint32_t run,

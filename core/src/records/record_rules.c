@@ -17,7 +17,7 @@ const rigor_index_member_t rigor__index_members[RIGOR_INDEX_COUNT] = {
     [RIGOR_INDEX_POINT] = {"point", 0, RIGOR_MAX_POINTS - 1},
 };
 
-static const char *const record_types[] = {"experiment", "run", "sample", "telemetry"};
+static const char *const record_types[] = {"experiment", "run", "sample", "telemetry", "stop"};
 
 static int check_indices(const json_t *rec, const char *path, size_t line, char *err,
                          size_t errlen) {

@@ -136,6 +136,9 @@ int rigor_resume_scan(const char *path, const char *name, const char *hash, cons
         break;
       }
       rs->have_experiment = true;
+    } else if (strcmp(type, "stop") == 0) {
+      int reason = rigor_stop_reason_parse(json_string_value(json_object_get(rec, "reason")));
+      if (reason >= 0 && rigor_stop_final((rigor_stop_reason_t)reason)) rs->stopped = true;
     } else if (indexed && strcmp(type, "run") == 0) {
       if ((uint32_t)att > rs->attempt[k]) rs->attempt[k] = (uint32_t)att;
       const char *st = json_string_value(json_object_get(rec, "status"));

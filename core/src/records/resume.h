@@ -15,6 +15,7 @@ typedef struct rigor_resume {
   uint32_t *attempt; /* per run: the last attempt seen, 0 for none */
   off_t keep_bytes;  /* where the file's last complete line ends: a writer cuts the rest */
   json_t *experiments; /* the names of the experiments the file holds, as an object's keys */
+  bool stopped;      /* a stop record ended the experiment (precision or max): nothing to run */
 } rigor_resume_t;
 
 /* Scans `path` for experiment `name` with `n_runs` runs. A different experiment hash is refused

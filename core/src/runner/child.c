@@ -70,17 +70,11 @@ static json_t *cpus_json(const rigor_ctx_t *ctx) {
   return a;
 }
 
-static void send_end(const rigor_child_args_t *a, rigor_run_status_t status, const rigor_ctx_t *ctx,
-                     json_t *telemetry, json_t *raw, json_t *identity, json_t *affinity) {
-  send(a, rigor_wire_end(status, ctx->error_code ? ctx->error : NULL, telemetry, raw, identity,
-                         affinity));
-}
-
 /* The outcome of measuring: a status and the plugin's error, if any. `recorded` is the plugin
  * with the metrics its params declare. */
 static rigor_run_status_t measure(child_t *c, const rigor_plugin_t *recorded,
                                   const rigor_timing_t *timing, const rigor_run_params_t *pts,
-                                  const json_t *deadline, json_t **identity) {
+                                  rigor_run_end_t *end) {
   const rigor_child_args_t *a = c->a;
   const rigor_plugin_t *p = a->plugin;
   rigor_work_t work = {0};
@@ -92,7 +86,7 @@ static rigor_run_status_t measure(child_t *c, const rigor_plugin_t *recorded,
     return rc == RIGOR_EUNAVAILABLE ? RIGOR_RUN_SKIPPED : RIGOR_RUN_FAILED;
   }
   atomic_store(&c->ready, true);
-  *identity = identity_json(c);
+  end->plugin_identity = identity_json(c);
   rigor_measure_t m = {
       .ctx = &c->ctx,
       .plugin = recorded,
@@ -108,12 +102,15 @@ static rigor_run_status_t measure(child_t *c, const rigor_plugin_t *recorded,
   };
   rigor_clock_probe(&m.clock);
   rc = rigor_measure_run(&m);
-  if (rc == RIGOR_ETIMEDOUT || c->ctx.deadline_hit) {
+  end->calibration = m.calibration;
+  if (c->ctx.deadline_hit) {
+    /* The experiment ran out of time, not the run: it is interrupted, and --resume repeats it. */
     if (c->ctx.error_code == 0)
-      c->ctx.host.error(&c->ctx, RIGOR_ETIMEDOUT, "deadline of %.3f s passed",
-                        json_number_value(deadline));
-    return RIGOR_RUN_TIMEOUT;
+      c->ctx.host.error(&c->ctx, RIGOR_ETIMEDOUT,
+                        "the experiment's deadline passed %.3f s into the run", a->deadline_s);
+    return RIGOR_RUN_INTERRUPTED;
   }
+  if (rc == RIGOR_ETIMEDOUT) return RIGOR_RUN_TIMEOUT; /* the plugin's own limit, as exec's */
   if (rc == RIGOR_ECANCELED) return RIGOR_RUN_INTERRUPTED;
   if (rc < 0) return rc == RIGOR_EUNAVAILABLE ? RIGOR_RUN_SKIPPED : RIGOR_RUN_FAILED;
   if (m.wrong_samples > 0) {
@@ -132,8 +129,7 @@ int rigor_child_run(const rigor_child_args_t *a) {
   c.ctx.commands_allowed = a->commands_allowed;
   const rigor_plugin_t *p = a->plugin;
   const json_t *env = json_object_get(a->settings, "environment");
-  rigor_run_status_t status = RIGOR_RUN_FAILED;
-  json_t *affinity = NULL, *identity = NULL, *summary = NULL, *raw = NULL;
+  rigor_run_end_t end = {.status = RIGOR_RUN_FAILED};
   rigor_run_params_t pts = {0};
   rigor_metric_set_t metric_set = {0};
   rigor_telemetry_t *tele = NULL;
@@ -145,9 +141,7 @@ int rigor_child_run(const rigor_child_args_t *a) {
     c.ctx.host.error(&c.ctx, RIGOR_ECONFIG, "%s", err);
     goto end;
   }
-  const json_t *deadline = json_object_get(a->settings, "deadline");
-  if (json_is_number(deadline) && json_number_value(deadline) > 0)
-    c.ctx.deadline_ns = (double)rigor_now_ns() + json_number_value(deadline) * 1e9;
+  if (a->deadline_s > 0) c.ctx.deadline_ns = (double)rigor_now_ns() + a->deadline_s * 1e9;
 
   int n_cpus = 0;
   const json_t *bind = json_object_get(env, "affinity");
@@ -156,7 +150,7 @@ int rigor_child_run(const rigor_child_args_t *a) {
     goto end;
   }
   c.ctx.n_cpus = n_cpus < 1024 ? n_cpus : 1024;
-  if (bind && !json_is_null(bind)) affinity = cpus_json(&c.ctx);
+  if (bind && !json_is_null(bind)) end.affinity = cpus_json(&c.ctx);
 
   if (rigor_run_params_build(p, json_object_get(a->settings, "params"),
                              json_object_get(a->settings, "sweep"), &pts, err, sizeof err) < 0) {
@@ -171,17 +165,18 @@ int rigor_child_run(const rigor_child_args_t *a) {
   const rigor_plugin_t recorded = rigor_metric_set_bind(p, &metric_set);
   rigor_telemetry_start(json_object_get(env, "telemetry"), c.ctx.cpus, c.ctx.n_cpus, telemetry_hook,
                         &c, &tele);
-  status = measure(&c, &recorded, &timing, &pts, deadline, &identity);
+  end.status = measure(&c, &recorded, &timing, &pts, &end);
   /* The sampler stops before fini, so the hook never sees freed state. */
-  summary = tele ? rigor_telemetry_stop(tele, &raw) : NULL;
+  end.telemetry = tele ? rigor_telemetry_stop(tele, &end.telemetry_raw) : NULL;
   if (c.state) {
     atomic_store(&c.ready, false);
     p->fini(&c.ctx, c.state);
     c.state = NULL;
   }
 end:
-  send_end(a, status, &c.ctx, summary, raw, identity, affinity);
+  end.reason = c.ctx.error_code ? c.ctx.error : NULL;
+  send(a, rigor_wire_end(&end));
   rigor_metric_set_free(&metric_set);
   rigor_run_params_free(p, &pts);
-  return rigor_child_exit_code(status);
+  return rigor_child_exit_code(end.status);
 }

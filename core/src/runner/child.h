@@ -19,6 +19,7 @@ typedef struct rigor_child_args {
   rigor_comm_t *comm;
   int out_fd; /* JSON Lines to the parent (rank 0 only) */
   bool commands_allowed;
+  double deadline_s; /* the experiment's time left when the run starts, 0 for no deadline */
   volatile sig_atomic_t *stop;
 } rigor_child_args_t;
 

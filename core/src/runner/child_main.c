@@ -41,14 +41,16 @@ int rigor_child_main(const char *spec_path, const char *out_path, int out_fd, bo
     return RIGOR_CHILD_FAILED;
   }
   const char *dirs[] = {spec.plugin_dir, NULL};
-  rigor_plugin_search_t search = {dirs, spec.allow_unsafe};
+  /* The folder the parent resolved, and no other: a build's plugin is never shadowed. */
+  rigor_plugin_search_t search = {dirs, spec.allow_unsafe, true};
   rigor_loaded_t *plugin = NULL;
   int rank = comm ? comm->rank : 0;
   if (rank == 0 && out_path) out_fd = open(out_path, O_WRONLY | O_CLOEXEC);
   if (rank != 0) out_fd = -1;
   if (rigor_plugin_load(spec.plugin, &search, &plugin, err, sizeof err) < 0) {
     fprintf(stderr, "rigor __child: %s\n", err);
-    rigor_wire_send(out_fd, rigor_wire_end(RIGOR_RUN_FAILED, err, NULL, NULL, NULL, NULL));
+    rigor_wire_send(out_fd,
+                    rigor_wire_end(&(rigor_run_end_t){.status = RIGOR_RUN_FAILED, .reason = err}));
     if (comm) rigor_comm_mpi_finalize(comm);
     json_decref(doc);
     return RIGOR_CHILD_FAILED;
@@ -65,6 +67,7 @@ int rigor_child_main(const char *spec_path, const char *out_path, int out_fd, bo
       .comm = comm ? comm : rigor_comm_single(),
       .out_fd = out_fd,
       .commands_allowed = spec.commands_allowed,
+      .deadline_s = spec.deadline_s,
       .stop = &g_child_stop,
   };
   int code = rigor_child_run(&a);

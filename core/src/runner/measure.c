@@ -97,30 +97,31 @@ typedef struct window {
   const char *iter_source;
 } window_t;
 
-/* The measured window: iters × agg operations, completion included. */
-static int measure_window(rigor_measure_t *m, uint32_t pt, window_t *w) {
+/* The measured window: iters × agg operations, completion included. Calibration windows pass
+ * per_iteration false: they record nothing per iteration and leave the plugin's marks alone. */
+static int measure_window(rigor_measure_t *m, uint32_t pt, uint64_t iters, bool per_iteration,
+                          window_t *w) {
   const rigor_plugin_t *p = m->plugin;
   const rigor_timing_t *t = m->timing;
   const void *point = m->points[pt];
   rigor_ctx_t *ctx = m->ctx;
   const bool excluded = t->blocking == RIGOR_BLOCKING_EACH_EXCLUDED;
   const bool wait_each = t->blocking != RIGOR_BLOCKING_BATCH;
-  const bool use_marks = t->per_iteration && p->mark && p->mark_read;
-  const bool host_iters = t->per_iteration && !use_marks;
+  const bool use_marks = per_iteration && p->mark && p->mark_read;
+  const bool host_iters = per_iteration && !use_marks;
   uint64_t coll_ns = 0;
   int rc;
 
   uint64_t t0 = rigor_now_ns();
-  if (t->blocking == RIGOR_BLOCKING_BATCH && !t->per_iteration) {
+  if (t->blocking == RIGOR_BLOCKING_BATCH && !per_iteration) {
     /* The common case, kept free of per-iteration branches: the harness costs one call. */
     int (*run)(rigor_ctx_t *, void *, const void *, uint64_t) = p->run;
     void *state = m->state;
-    const uint64_t iters = t->iters, agg = t->agg;
+    const uint64_t agg = t->agg;
     for (uint64_t i = 0; i < iters; i++)
       if ((rc = run(ctx, state, point, agg)) < 0) return plugin_failed(m, "run", rc);
   }
-  for (uint64_t i = 0; i < t->iters && (t->blocking != RIGOR_BLOCKING_BATCH || t->per_iteration);
-       i++) {
+  for (uint64_t i = 0; i < iters && (t->blocking != RIGOR_BLOCKING_BATCH || per_iteration); i++) {
     uint64_t ti = excluded || host_iters ? rigor_now_ns() : 0;
     if (use_marks && (rc = p->mark(ctx, m->state, (uint32_t)i, RIGOR_MARK_BEGIN)) < 0)
       return plugin_failed(m, "mark", rc);
@@ -141,26 +142,26 @@ static int measure_window(rigor_measure_t *m, uint32_t pt, window_t *w) {
     }
   }
   if (use_marks && !excluded &&
-      (rc = p->mark(ctx, m->state, (uint32_t)t->iters, RIGOR_MARK_BEGIN)) < 0)
+      (rc = p->mark(ctx, m->state, (uint32_t)iters, RIGOR_MARK_BEGIN)) < 0)
     return plugin_failed(m, "mark", rc);
   uint64_t t_cpu = rigor_now_ns();
   if (p->complete && (rc = p->complete(ctx, m->state, point)) < 0)
     return plugin_failed(m, "complete", rc);
   uint64_t t1 = rigor_now_ns();
 
-  double ops = (double)t->iters * (double)t->agg;
+  double ops = (double)iters * (double)t->agg;
   double window_ns = excluded ? (double)coll_ns : (double)(t1 - t0);
   w->elapsed_s = window_ns * 1e-9;
   w->wall_s = window_ns * 1e-9 / ops;
   w->cputime_s = (excluded ? (double)coll_ns : (double)(t_cpu - t0)) * 1e-9 / ops;
   if (host_iters) {
-    for (uint64_t i = 0; i < t->iters; i++)
+    for (uint64_t i = 0; i < iters; i++)
       w->iter_s[i] *= 1e-9 / (double)t->agg;
     w->iter_source = "host";
   } else if (use_marks) {
-    if ((rc = p->mark_read(ctx, m->state, w->iter_s, (uint32_t)t->iters)) < 0)
+    if ((rc = p->mark_read(ctx, m->state, w->iter_s, (uint32_t)iters)) < 0)
       return plugin_failed(m, "mark_read", rc);
-    for (uint64_t i = 0; i < t->iters; i++)
+    for (uint64_t i = 0; i < iters; i++)
       w->iter_s[i] /= (double)t->agg;
     w->iter_source = "marks";
   }
@@ -266,8 +267,7 @@ static json_t *ranks_json(rigor_measure_t *m, double local, double *agg_out) {
 }
 
 /* Per-iteration times: the max over ranks of each iteration (the critical rank), as nccl-tests. */
-static json_t *iterations_json(rigor_measure_t *m, const window_t *w) {
-  uint64_t n = m->timing->iters;
+static json_t *iterations_json(rigor_measure_t *m, const window_t *w, uint64_t n) {
   m->ctx->host.allreduce(m->ctx, w->iter_s, n, RIGOR_DT_DOUBLE, RIGOR_RED_MAX);
   rigor_summary_t s;
   rigor_stats_summarize(w->iter_s, n, &s);
@@ -288,9 +288,15 @@ static json_t *iterations_json(rigor_measure_t *m, const window_t *w) {
   return o;
 }
 
-const char *rigor_window_status(double elapsed_s, double resolution_s, double time_s) {
+double rigor_window_floor(const rigor_clock_info_t *clock) {
+  return fmax(RIGOR_TOO_SHORT_TICKS * clock->resolution_s,
+              RIGOR_TOO_SHORT_CLOCK_READS * clock->now_cost_s);
+}
+
+const char *rigor_window_status(double elapsed_s, const rigor_clock_info_t *clock, double time_s) {
   if (isnan(time_s) || time_s < 0) return "invalid";
-  if (!(elapsed_s > 0) || elapsed_s < 20.0 * resolution_s || !isfinite(time_s)) return "too_short";
+  if (!(elapsed_s > 0) || elapsed_s < rigor_window_floor(clock) || !isfinite(time_s))
+    return "too_short";
   return "ok";
 }
 
@@ -303,9 +309,10 @@ static int measure_point(rigor_measure_t *m, uint32_t cycle, uint32_t pt, double
   if (rc < 0) return plugin_failed(m, "prime", rc);
   if ((rc = ctx->host.barrier(ctx)) < 0) return plugin_failed(m, "barrier", rc);
 
+  const uint64_t iters = m->iters[pt];
   window_t w = {0};
   w.iter_s = m->timing->per_iteration ? iter_buf : NULL;
-  if ((rc = measure_window(m, pt, &w)) < 0) return rc;
+  if ((rc = measure_window(m, pt, iters, m->timing->per_iteration, &w)) < 0) return rc;
   rigor_work_t work = *m->work; /* what ran, read after the window */
 
   double local = m->timing->report == RIGOR_WINDOW_CPUTIME ? w.cputime_s : w.wall_s;
@@ -318,20 +325,19 @@ static int measure_point(rigor_measure_t *m, uint32_t cycle, uint32_t pt, double
     ctx->host.allreduce(ctx, &wall, 1, RIGOR_DT_DOUBLE, RIGOR_RED_MAX);
     ctx->host.allreduce(ctx, &cpu, 1, RIGOR_DT_DOUBLE, RIGOR_RED_MAX);
   }
-  json_t *iters = w.iter_s ? iterations_json(m, &w) : NULL;
+  json_t *iterations = w.iter_s ? iterations_json(m, &w, iters) : NULL;
 
   rigor_check_t check;
   int failed = 0;
   bool checked = m->timing->check > 0 && p->validate;
   if (checked && (failed = validate_point(m, pt, &check)) < 0) {
     json_decref(ranks);
-    json_decref(iters);
+    json_decref(iterations);
     return failed;
   }
   json_t *metrics = metrics_json(m, pt);
 
-  const char *status =
-      failed ? "wrong" : rigor_window_status(w.elapsed_s, m->clock.resolution_s, time_s);
+  const char *status = failed ? "wrong" : rigor_window_status(w.elapsed_s, &m->clock, time_s);
   json_t *s = json_object();
   json_object_set_new(s, "type", json_string("sample"));
   json_object_set_new(s, "cycle", json_integer(cycle));
@@ -343,7 +349,7 @@ static int measure_point(rigor_measure_t *m, uint32_t cycle, uint32_t pt, double
   json_object_set_new(s, "time_s", json_real_or_null(time_s));
   json_object_set_new(s, "wall_s", json_real_or_null(wall));
   json_object_set_new(s, "cputime_s", json_real_or_null(cpu));
-  json_object_set_new(s, "iters", json_integer((json_int_t)m->timing->iters));
+  json_object_set_new(s, "iters", json_integer((json_int_t)iters));
   json_object_set_new(s, "agg", json_integer((json_int_t)m->timing->agg));
   /* JSON integers stop at 2^63 - 1; beyond, the count is a real, exact to 53 bits. */
   json_object_set_new(s, "bytes",
@@ -354,7 +360,7 @@ static int measure_point(rigor_measure_t *m, uint32_t cycle, uint32_t pt, double
   json_object_set_new(s, "rates", rates_json(&work, time_s));
   json_object_set_new(s, "check", checked ? check_json(&check) : json_null());
   json_object_set_new(s, "metrics", metrics);
-  json_object_set_new(s, "iterations", iters ? iters : json_null());
+  json_object_set_new(s, "iterations", iterations ? iterations : json_null());
   json_object_set_new(s, "ranks", ranks ? ranks : json_null());
   m->samples++;
   if (failed) m->wrong_samples++;
@@ -365,23 +371,87 @@ static int measure_point(rigor_measure_t *m, uint32_t cycle, uint32_t pt, double
   return 0;
 }
 
-int rigor_measure_run(rigor_measure_t *m) {
-  int rc = warmup(m);
-  if (rc < 0) return rc;
+static int stop_code(rigor_measure_t *m) {
+  return m->ctx->deadline_hit ? RIGOR_ETIMEDOUT : RIGOR_ECANCELED;
+}
+
+/* iters: auto at one point. From 1, iters doubles until the window reaches the target: the
+ * larger of timing.min_window and twice the too_short floor, so no cycle of the run can fall
+ * below the floor. A window that reaches the target is measured again and the shorter of the
+ * two counts, so one preempted window cannot stop the doubling early. Ranks decide together
+ * on their longest window. Every measured step goes into `steps` as [iters, seconds]. */
+static int calibrate(rigor_measure_t *m, uint32_t pt, json_t *steps) {
+  const rigor_plugin_t *p = m->plugin;
+  rigor_ctx_t *ctx = m->ctx;
+  const double target = fmax(m->timing->min_window_s, 2 * rigor_window_floor(&m->clock));
+  for (uint64_t n = 1;; n *= 2) {
+    double shortest = INFINITY;
+    for (int rep = 0; rep < 2 && !(shortest < target); rep++) {
+      if (ctx->host.should_stop(ctx)) return stop_code(m);
+      int rc = p->prime(ctx, m->state, m->points[pt]);
+      if (rc < 0) return plugin_failed(m, "prime (calibration)", rc);
+      if ((rc = ctx->host.barrier(ctx)) < 0) return plugin_failed(m, "barrier", rc);
+      window_t w = {0};
+      if ((rc = measure_window(m, pt, n, false, &w)) < 0) return rc;
+      double elapsed = w.elapsed_s;
+      ctx->host.allreduce(ctx, &elapsed, 1, RIGOR_DT_DOUBLE, RIGOR_RED_MAX);
+      shortest = fmin(shortest, elapsed);
+    }
+    json_array_append_new(steps, json_pack("[I, f]", (json_int_t)n, shortest));
+    if (shortest >= target || n >= RIGOR_CALIBRATION_MAX_ITERS) {
+      m->iters[pt] = n;
+      return 0;
+    }
+  }
+}
+
+static int choose_iters(rigor_measure_t *m) {
+  m->iters = calloc(m->n_points ? m->n_points : 1, sizeof *m->iters);
+  if (!m->iters) return RIGOR_ENOMEM;
+  for (uint32_t pt = 0; pt < m->n_points; pt++)
+    m->iters[pt] = m->timing->iters;
+  if (!m->timing->iters_auto) return 0;
+  m->calibration = json_array();
+  for (uint32_t pt = 0; pt < m->n_points; pt++) {
+    json_t *steps = json_array();
+    int rc = calibrate(m, pt, steps);
+    json_array_append_new(m->calibration,
+                          json_pack("{s:I, s:I, s:f, s:o}", "point", (json_int_t)pt, "iters",
+                                    (json_int_t)m->iters[pt], "min_window_s",
+                                    m->timing->min_window_s, "windows", steps));
+    if (rc < 0) return rc;
+  }
+  return 0;
+}
+
+static int measure_cycles(rigor_measure_t *m) {
+  uint64_t most = 1;
+  for (uint32_t pt = 0; pt < m->n_points; pt++)
+    most = m->iters[pt] > most ? m->iters[pt] : most;
   double *iter_buf = NULL;
   if (m->timing->per_iteration) {
     /* Allocated outside the window. */
-    iter_buf = calloc(m->timing->iters ? m->timing->iters : 1, sizeof(double));
+    iter_buf = calloc(most, sizeof(double));
     if (!iter_buf) return RIGOR_ENOMEM;
   }
+  int rc = 0;
   for (uint32_t c = 0; c < m->timing->cycles && rc == 0; c++)
     for (uint32_t pt = 0; pt < m->n_points && rc == 0; pt++) {
       if (m->ctx->host.should_stop(m->ctx)) {
-        rc = m->ctx->deadline_hit ? RIGOR_ETIMEDOUT : RIGOR_ECANCELED;
+        rc = stop_code(m);
         break;
       }
       rc = measure_point(m, c, pt, iter_buf);
     }
   free(iter_buf);
+  return rc;
+}
+
+int rigor_measure_run(rigor_measure_t *m) {
+  int rc = warmup(m);
+  if (rc == 0) rc = choose_iters(m);
+  if (rc == 0) rc = measure_cycles(m);
+  free(m->iters);
+  m->iters = NULL;
   return rc;
 }

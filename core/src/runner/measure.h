@@ -33,15 +33,27 @@ typedef struct rigor_measure {
   /* Outcome. */
   uint64_t samples;
   uint64_t wrong_samples;
+  uint64_t *iters;     /* while running, per point: the window's iterations (or calibrated) */
+  json_t *calibration; /* iters: auto: [{point, iters, min_window_s, windows: [[iters, s]...]}] */
 } rigor_measure_t;
 
-/* Runs warmup and every cycle of every point; emits one sample per (cycle, point). Returns 0, or
- * the first error (the plugin's, or RIGOR_ECANCELED when stopped). */
+/* Runs warmup (and, under iters: auto, the calibration of each point) and every cycle of every
+ * point; emits one sample per (cycle, point). Returns 0, or the first error (the plugin's, or
+ * RIGOR_ECANCELED when stopped). The caller takes m->calibration. */
 int rigor_measure_run(rigor_measure_t *m);
 
-/* "ok", "too_short" (a window under 20 clock resolutions, or of zero length: never an infinite
+/* The shortest window that is not too short: STREAM's 20 clock resolutions, and 100 reads of the
+ * clock, so that reading the clock itself costs at most 1% of the window (on a virtual machine
+ * one read of CLOCK_MONOTONIC costs tens of nanoseconds, far above its 1 ns resolution). */
+#define RIGOR_TOO_SHORT_TICKS       20
+#define RIGOR_TOO_SHORT_CLOCK_READS 100
+double rigor_window_floor(const rigor_clock_info_t *clock);
+/* "ok", "too_short" (a window under rigor_window_floor, or of zero length: never an infinite
  * rate) or "invalid" (a NaN or negative time). */
-const char *rigor_window_status(double elapsed_s, double resolution_s, double time_s);
+const char *rigor_window_status(double elapsed_s, const rigor_clock_info_t *clock, double time_s);
+
+/* iters: auto never doubles past this (2^40 iterations). */
+#define RIGOR_CALIBRATION_MAX_ITERS (1ull << 40)
 
 /* Per-operation time aggregated across ranks as `timing.aggregate` names. */
 double rigor_aggregate_pick(rigor_aggregate_t how, double rank0, double avg, double min,

@@ -30,18 +30,34 @@ typedef struct runner {
   const rigor_job_t *jobs; /* all of this invocation's */
   size_t n_jobs;
   const rigor_job_t *job;
-  rigor_loaded_t *plugin;
+  /* One plugin per folder the job's variants load from (the search path's, or each build's);
+   * a forked run inherits them all, a spawned one is told its folder. */
+  rigor_loaded_t **loaded;
+  size_t n_loaded;
+  rigor_loaded_t **of_variant; /* by variant */
   rigor_results_writer_t out;
   rigor_results_writer_t telemetry_out; /* sidecar for raw telemetry, fd < 0 when unused */
   char *err;
   size_t errlen;
   int io_error;
   rigor_tally_t *tally;
+  rigor_env_window_t *window; /* the sampled environment checks, open while the runs run */
+  bool unsynced;              /* records appended to `out` since its last fsync */
+  uint64_t deadline_ns; /* absolute CLOCK_MONOTONIC time the experiment's deadline falls, 0 none */
 } runner_t;
 
 static void write_record(runner_t *r, rigor_results_writer_t *w, const json_t *rec) {
   if (r->io_error || w->fd < 0) return;
   if (rigor_results_append(w, rec, r->err, r->errlen) < 0) r->io_error = RIGOR_EIO;
+  if (w == &r->out) r->unsynced = true;
+}
+
+/* fsyncs the results file when something was appended since the last time: every run ends with
+ * one, and nothing else pays for another (the experiment record rides on the first run's). */
+static void sync_out(runner_t *r) {
+  if (r->io_error || !r->unsynced) return;
+  if (rigor_results_sync(&r->out, r->err, r->errlen) < 0) r->io_error = RIGOR_EIO;
+  r->unsynced = false;
 }
 
 static void write_sample(void *arg, json_t *sample) {
@@ -56,12 +72,12 @@ static void report(const runner_t *r, rigor_progress_t *p) {
 
 static json_t *end_member(const rigor_run_outcome_t *o, const char *key) {
   json_t *v = o->end ? json_object_get(o->end, key) : NULL;
-  return v ? json_incref(v) : NULL;
+  return v && !json_is_null(v) ? json_incref(v) : NULL;
 }
 
 static void append_outcome(runner_t *r, const rigor_child_args_t *a, const rigor_run_outcome_t *o,
                            const char *start, const char *end, double elapsed, json_t *noise,
-                           long env_pad) {
+                           long env_pad, json_t *checks) {
   const rigor_job_t *job = r->job;
   rigor_run_record_t x = {
       .experiment = job->name,
@@ -83,6 +99,8 @@ static void append_outcome(runner_t *r, const rigor_child_args_t *a, const rigor
       .telemetry = end_member(o, "telemetry"),
       .plugin_identity = end_member(o, "plugin_identity"),
       .env_pad = env_pad,
+      .checks = checks,
+      .calibration = end_member(o, "calibration"),
   };
   json_t *rec = rigor_record_run(&x);
   write_record(r, &r->out, rec);
@@ -133,8 +151,8 @@ static pid_t start_run(runner_t *r, const rigor_child_args_t *a, const char *pad
   }
   rigor_run_spec_t s = {
       .experiment = a->experiment_name,
-      .plugin = r->plugin->desc.name,
-      .plugin_dir = r->plugin->dir,
+      .plugin = r->of_variant[a->variant]->desc.name,
+      .plugin_dir = r->of_variant[a->variant]->dir,
       .settings = settings,
       .run = a->run,
       .attempt = a->attempt,
@@ -143,6 +161,7 @@ static pid_t start_run(runner_t *r, const rigor_child_args_t *a, const char *pad
       .variant = a->variant,
       .commands_allowed = a->commands_allowed,
       .allow_unsafe = r->opts->search.allow_unsafe,
+      .deadline_s = a->deadline_s,
   };
   json_t *spec = rigor_wire_spec(&s);
   pid_t pid = rigor_spawn_exec(r->opts->self_exe, spec, json_is_array(launcher) ? launcher : NULL,
@@ -151,7 +170,26 @@ static pid_t start_run(runner_t *r, const rigor_child_args_t *a, const char *pad
   return pid;
 }
 
-static void run_one(runner_t *r, uint32_t k, uint32_t attempt, uint32_t done, uint64_t t_start) {
+/* The sampled checks close at the first run boundary RIGOR_ENV_WINDOW_S after they opened, or
+ * after the last run, and their results go into that run's record. */
+static json_t *close_window(runner_t *r, bool last) {
+  if (!r->window || !(last || rigor_signals_received() ||
+                      rigor_env_window_elapsed(r->window) >= RIGOR_ENV_WINDOW_S))
+    return NULL;
+  json_t *checks = rigor_env_window_close(r->window);
+  r->window = NULL;
+  return checks;
+}
+
+/* The experiment's time left in seconds; 0 without a deadline, negative once it has passed. */
+static double time_left(const runner_t *r) {
+  if (!r->deadline_ns) return 0;
+  uint64_t now = rigor_now_ns();
+  return now >= r->deadline_ns ? -1 : (double)(r->deadline_ns - now) * 1e-9;
+}
+
+static void run_one(runner_t *r, uint32_t k, uint32_t attempt, uint32_t done, uint64_t t_start,
+                    double left_s, bool last) {
   const rigor_job_t *job = r->job;
   uint32_t n = job->n_variants;
   uint32_t variant = job->cells[k];
@@ -170,7 +208,7 @@ static void run_one(runner_t *r, uint32_t k, uint32_t attempt, uint32_t done, ui
   rigor_child_args_t a = {
       .experiment_name = job->name,
       .settings = settings,
-      .plugin = &r->plugin->desc,
+      .plugin = &r->of_variant[variant]->desc,
       .run = k,
       .attempt = attempt,
       .block = k / n,
@@ -179,6 +217,7 @@ static void run_one(runner_t *r, uint32_t k, uint32_t attempt, uint32_t done, ui
       .comm = rigor_comm_single(),
       .out_fd = -1,
       .commands_allowed = r->opts->allow_commands,
+      .deadline_s = left_s,
   };
   rigor_run_outcome_t o = {.exit_code = -1};
   char start[32], end[32];
@@ -210,7 +249,8 @@ static void run_one(runner_t *r, uint32_t k, uint32_t attempt, uint32_t done, ui
       snprintf(o.reason, sizeof o.reason, "%s", r->err);
     } else {
       rigor_signals_guard(pid);
-      rigor_supervise(fd, pid, timing.timeout_s, write_sample, r, rigor_signals_received, &o);
+      rigor_supervise(fd, pid, timing.timeout_s, left_s, write_sample, r, rigor_signals_received,
+                      &o);
       rigor_signals_guard(0);
       close(fd);
       elapsed = (double)(rigor_now_ns() - t0) * 1e-9;
@@ -220,9 +260,9 @@ static void run_one(runner_t *r, uint32_t k, uint32_t attempt, uint32_t done, ui
     rigor_orphans_reap();
   }
   rigor_time_iso(end);
-  append_outcome(r, &a, &o, start, end, elapsed, noise_json, env_pad);
+  append_outcome(r, &a, &o, start, end, elapsed, noise_json, env_pad, close_window(r, last));
   json_decref(o.end);
-  if (!r->io_error && rigor_results_sync(&r->out, r->err, r->errlen) < 0) r->io_error = RIGOR_EIO;
+  sync_out(r);
   count(r->tally, o.status);
   p.event = RIGOR_PROGRESS_RUN_END;
   p.status = o.status;
@@ -243,15 +283,35 @@ static json_t *variants_json(const rigor_job_t *job) {
   return variants;
 }
 
+/* Each build once, in the order the variants first name it: its label, folder and plugin. */
+static json_t *builds_json(const runner_t *r) {
+  const rigor_job_t *job = r->job;
+  json_t *builds = NULL;
+  for (uint32_t v = 0; v < job->n_variants; v++) {
+    const char *label = job->variants[v].build;
+    if (!label) continue;
+    bool seen = false;
+    for (uint32_t u = 0; u < v && !seen; u++)
+      seen = job->variants[u].build && strcmp(job->variants[u].build, label) == 0;
+    if (seen) continue;
+    json_t *b = rigor_plugin_describe(r->of_variant[v]);
+    json_object_set_new(b, "label", json_string(label));
+    json_object_set_new(b, "plugin_path", json_string(job->variants[v].plugin_dir));
+    if (!builds) builds = json_array();
+    json_array_append_new(builds, b);
+  }
+  return builds;
+}
+
 static json_t *experiment_record(const runner_t *r) {
   const rigor_job_t *job = r->job;
   rigor_clock_info_t clock;
   rigor_clock_probe(&clock);
   json_t *variants = variants_json(job);
-  json_t *plugin = rigor_plugin_describe(r->plugin);
+  json_t *plugin = rigor_plugin_describe(r->of_variant[0]);
   char err[512];
   for (uint32_t i = 0; i < job->n_variants; i++)
-    if (rigor_plugin_describe_declared(plugin, &r->plugin->desc,
+    if (rigor_plugin_describe_declared(plugin, &r->of_variant[i]->desc,
                                        json_object_get(job->variants[i].settings, "params"), err,
                                        sizeof err) < 0)
       break; /* the run's process reports the same failure as its reason */
@@ -263,10 +323,11 @@ static json_t *experiment_record(const runner_t *r) {
       .variants = variants,
       .schedule = job->schedule,
       .plugin = plugin,
+      .builds = builds_json(r),
       .clock_resolution_s = clock.resolution_s,
       .clock_now_cost_s = clock.now_cost_s,
       .identity = rigor_identity_host(),
-      .checks = rigor_env_check(),
+      .checks = rigor_env_check_pending(),
       .rigor_version = r->opts->rigor_version,
       .rigor_git = r->opts->rigor_git,
   };
@@ -370,6 +431,28 @@ static int check_resumable(const runner_t *r, const rigor_resume_t *rs) {
   return RIGOR_ECONFIG;
 }
 
+/* Whether some run of block `b` already has a record that ends it: an earlier invocation went
+ * on past block b - 1, so that decision is not asked again. */
+static bool block_started(const rigor_resume_t *rs, uint32_t b, uint32_t n, uint32_t total) {
+  for (uint32_t k = b * n; rs->done && k < (b + 1) * n && k < total; k++)
+    if (rs->done[k]) return true;
+  return false;
+}
+
+/* Tells the caller where the experiment stands; appends the record it hands back. */
+static bool ask(runner_t *r, rigor_block_event_t event, uint32_t blocks) {
+  if (!r->opts->after_block) return true;
+  json_t *rec = NULL;
+  rigor_block_report_t b = {.job = r->job, .event = event, .blocks = blocks};
+  bool go_on = r->opts->after_block(r->opts->after_block_arg, &b, &rec);
+  if (rec) {
+    write_record(r, &r->out, rec);
+    json_decref(rec);
+    sync_out(r);
+  }
+  return go_on;
+}
+
 /* Opens the results file under its lock and readies it: resumed (its cut tail repaired),
  * replaced (--force), appended to (this invocation's own), or new. */
 static int open_outputs(runner_t *r, claimed_t *claimed, rigor_resume_t *rs) {
@@ -431,23 +514,76 @@ static int run_loaded(runner_t *r, claimed_t *claimed) {
     json_t *rec = experiment_record(r);
     write_record(r, &r->out, rec);
     json_decref(rec);
-    if (!r->io_error) rigor_results_sync(&r->out, r->err, r->errlen);
   }
+  uint32_t last = total;
+  for (uint32_t k = 0; k < total; k++)
+    if (!(rs.done && rs.done[k])) last = k;
+  if (last < total) r->window = rigor_env_window_open();
   uint64_t t_start = rigor_now_ns();
-  uint32_t done = 0;
-  for (uint32_t k = 0; k < total && !rigor_signals_received() && !r->io_error; k++) {
-    if (rs.done && rs.done[k]) continue;
-    run_one(r, k, rs.attempt ? rs.attempt[k] + 1 : 1, done, t_start);
-    done++;
+  r->deadline_ns = job->deadline_s > 0 ? t_start + (uint64_t)(job->deadline_s * 1e9) : 0;
+  uint32_t done = 0, n = job->n_variants, k = 0;
+  bool deadline = false;
+  /* An experiment a stop record ended has nothing left to run. */
+  for (; k < total && !rs.stopped && !rigor_signals_received() && !r->io_error; k++) {
+    if (!(rs.done && rs.done[k])) {
+      double left = time_left(r);
+      if ((deadline = left < 0)) break;
+      run_one(r, k, rs.attempt ? rs.attempt[k] + 1 : 1, done, t_start, left, k == last);
+      done++;
+    }
+    uint32_t blocks = k / n + 1;
+    if (k % n == n - 1 && !block_started(&rs, blocks, n, total) && !rigor_signals_received() &&
+        !ask(r, blocks == job->n_blocks ? RIGOR_BLOCK_LAST : RIGOR_BLOCK_DONE, blocks))
+      break;
   }
+  json_decref(rigor_env_window_close(r->window)); /* the runs stopped before it closed */
+  r->window = NULL;
+  /* Run k did not start: the blocks before its own are complete. */
+  if (deadline) ask(r, RIGOR_BLOCK_DEADLINE, k / n);
   rigor_resume_free(&rs);
-  rigor_results_sync(&r->out, r->err, r->errlen);
+  sync_out(r);
   rigor_results_close(&r->out);
   if (r->telemetry_out.fd >= 0) rigor_results_close(&r->telemetry_out);
   if (r->io_error) return RIGOR_EIO;
-  rigor_progress_t p = {.event = RIGOR_PROGRESS_JOB_END, .total = total, .done = done};
+  rigor_progress_t p = {
+      .event = RIGOR_PROGRESS_JOB_END, .total = total, .done = done, .deadline = deadline};
   report(r, &p);
   return 0;
+}
+
+/* The job's plugins, one per folder: a build's folder alone, or the search path. */
+static int load_plugins(runner_t *r) {
+  const rigor_job_t *job = r->job;
+  r->of_variant = calloc(job->n_variants ? job->n_variants : 1, sizeof *r->of_variant);
+  r->loaded = calloc(job->n_variants ? job->n_variants : 1, sizeof *r->loaded);
+  if (!r->of_variant || !r->loaded) {
+    snprintf(r->err, r->errlen, "out of memory");
+    return RIGOR_ENOMEM;
+  }
+  for (uint32_t v = 0; v < job->n_variants; v++) {
+    const char *dir = job->variants[v].plugin_dir;
+    for (uint32_t u = 0; u < v && !r->of_variant[v]; u++) {
+      const char *other = job->variants[u].plugin_dir;
+      if ((!dir && !other) || (dir && other && strcmp(dir, other) == 0))
+        r->of_variant[v] = r->of_variant[u];
+    }
+    if (r->of_variant[v]) continue;
+    const char *dirs[] = {dir, NULL};
+    rigor_plugin_search_t build = {dirs, r->opts->search.allow_unsafe, true};
+    rigor_loaded_t *p = NULL;
+    if (rigor_plugin_load(job->plugin, dir ? &build : &r->opts->search, &p, r->err, r->errlen) < 0)
+      return RIGOR_ECONFIG;
+    r->loaded[r->n_loaded++] = r->of_variant[v] = p;
+  }
+  return 0;
+}
+
+static void unload_plugins(runner_t *r) {
+  for (size_t i = 0; i < r->n_loaded; i++)
+    rigor_plugin_unload(r->loaded[i]);
+  free(r->loaded), free(r->of_variant);
+  r->loaded = r->of_variant = NULL;
+  r->n_loaded = 0;
 }
 
 int rigor_runner_execute(const rigor_job_t *jobs, size_t n_jobs, const rigor_run_opts_t *opts,
@@ -463,13 +599,9 @@ int rigor_runner_execute(const rigor_job_t *jobs, size_t n_jobs, const rigor_run
   for (size_t i = 0; i < n_jobs && !rigor_signals_received() && rc == 0; i++) {
     r.job = &jobs[i];
     r.io_error = 0;
-    if (rigor_plugin_load(r.job->plugin, &opts->search, &r.plugin, err, errlen) < 0) {
-      rc = RIGOR_ECONFIG;
-      break;
-    }
-    rc = run_loaded(&r, &claimed);
-    rigor_plugin_unload(r.plugin);
-    r.plugin = NULL;
+    rc = load_plugins(&r);
+    if (rc == 0) rc = run_loaded(&r, &claimed);
+    unload_plugins(&r);
   }
   free(claimed.ids);
   rigor_signals_restore();

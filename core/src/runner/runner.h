@@ -16,6 +16,9 @@ typedef struct rigor_job_variant {
   const char *label;
   const json_t *axes;     /* axis key -> value or its label */
   const json_t *settings; /* the fully resolved settings */
+  /* The build this variant runs (settings.build): its label and the folder its plugin is
+   * loaded from, alone; both NULL without a build axis (the plugin search path applies). */
+  const char *build, *plugin_dir;
 } rigor_job_variant_t;
 
 /* One experiment to run, as the config language resolved it. */
@@ -31,6 +34,14 @@ typedef struct rigor_job {
   uint32_t n_blocks;
   uint64_t seed;      /* the order's seed, which also draws environment padding */
   bool runs_commands; /* some variant would execute an external command */
+  /* The experiment's `deadline` in seconds, 0 for none: once it has passed no run starts, and a
+   * running run is given no more than the time left. */
+  double deadline_s;
+  /* order.replicates: {min, max, precision}, for the after_block callback: the schedule holds
+   * max (n_blocks) blocks. precision 0 for a fixed number of blocks. */
+  uint32_t min_blocks;
+  double precision;
+  uint32_t square_rows; /* rows of one complete square of the design, 0 for none */
 } rigor_job_t;
 
 typedef enum {
@@ -49,7 +60,22 @@ typedef struct rigor_progress {
   const char *label; /* the run's variant */
   rigor_run_status_t status;
   const char *reason;
+  bool deadline; /* JOB_END: the deadline stopped the experiment before its schedule ended */
 } rigor_progress_t;
+
+typedef enum {
+  RIGOR_BLOCK_DONE = 0, /* a block is complete and the schedule holds more */
+  RIGOR_BLOCK_LAST,     /* the schedule's last block is complete */
+  RIGOR_BLOCK_DEADLINE, /* the deadline passed: no further run of this experiment starts */
+} rigor_block_event_t;
+
+/* Where an experiment stands after a block: every run of its first `blocks` blocks has run (in
+ * this invocation or before it) and no run of a later block has. */
+typedef struct rigor_block_report {
+  const rigor_job_t *job;
+  rigor_block_event_t event;
+  uint32_t blocks;
+} rigor_block_report_t;
 
 typedef struct rigor_run_opts {
   bool resume;
@@ -61,6 +87,12 @@ typedef struct rigor_run_opts {
   const char *rigor_version, *rigor_git;
   void (*progress)(void *arg, const rigor_progress_t *p); /* may be NULL */
   void *progress_arg;
+  /* Called after each complete block and when the deadline stops an experiment; returns false
+   * to run no further block (read after RIGOR_BLOCK_DONE only). A record it hands back in
+   * *record is appended to the results file. The runner does not judge results: this is where
+   * the caller stops an experiment once its answer is precise enough. NULL runs every block. */
+  bool (*after_block)(void *arg, const rigor_block_report_t *b, json_t **record);
+  void *after_block_arg;
 } rigor_run_opts_t;
 
 /* What the runs of one invocation came to. */

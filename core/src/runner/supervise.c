@@ -140,7 +140,7 @@ static void pump(watch_t *w, int fd, pid_t pid, double timeout_s, int *wstatus, 
   kill(-pid, SIGKILL);
 }
 
-static void classify(double timeout_s, int wstatus, bool timed_out, int stop,
+static void classify(double timeout_s, bool at_deadline, int wstatus, bool timed_out, int stop,
                      rigor_run_outcome_t *o) {
   o->signal = 0;
   o->exit_code = -1;
@@ -149,7 +149,11 @@ static void classify(double timeout_s, int wstatus, bool timed_out, int stop,
   char plugin_msg[1200];
   snprintf(plugin_msg, sizeof plugin_msg, "%.1100s", end_reason ? end_reason : o->reason);
   if (WIFEXITED(wstatus)) o->exit_code = WEXITSTATUS(wstatus);
-  if (timed_out) {
+  if (timed_out && at_deadline) {
+    o->status = RIGOR_RUN_INTERRUPTED;
+    snprintf(o->reason, sizeof o->reason, "stopped at the experiment's deadline, %g s into the run",
+             timeout_s);
+  } else if (timed_out) {
     o->status = RIGOR_RUN_TIMEOUT;
     snprintf(o->reason, sizeof o->reason, "exceeded timing.timeout of %g s%s%s", timeout_s,
              plugin_msg[0] ? "; " : "", plugin_msg);
@@ -172,11 +176,14 @@ static void classify(double timeout_s, int wstatus, bool timed_out, int stop,
   }
 }
 
-void rigor_supervise(int fd, pid_t pid, double timeout_s, rigor_sample_sink_fn sink, void *arg,
-                     int (*stop_signal)(void), rigor_run_outcome_t *o) {
+void rigor_supervise(int fd, pid_t pid, double timeout_s, double deadline_s,
+                     rigor_sample_sink_fn sink, void *arg, int (*stop_signal)(void),
+                     rigor_run_outcome_t *o) {
   watch_t w = {sink, arg, o};
   int wstatus = 0;
   bool timed_out = false;
-  pump(&w, fd, pid, timeout_s, &wstatus, &timed_out);
-  classify(timeout_s, wstatus, timed_out, stop_signal ? stop_signal() : 0, o);
+  bool at_deadline = deadline_s > 0 && deadline_s < timeout_s;
+  double limit = at_deadline ? deadline_s : timeout_s;
+  pump(&w, fd, pid, limit, &wstatus, &timed_out);
+  classify(limit, at_deadline, wstatus, timed_out, stop_signal ? stop_signal() : 0, o);
 }

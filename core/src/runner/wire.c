@@ -52,16 +52,17 @@ json_t *rigor_wire_error(int code, const char *name, const char *message) {
   return m;
 }
 
-json_t *rigor_wire_end(rigor_run_status_t status, const char *reason, json_t *telemetry,
-                       json_t *telemetry_raw, json_t *plugin_identity, json_t *affinity) {
+json_t *rigor_wire_end(const rigor_run_end_t *e) {
   json_t *m = json_object();
   json_object_set_new(m, "type", json_string("end"));
-  json_object_set_new(m, "status", json_string(rigor_run_status_names[status]));
-  json_object_set_new(m, "reason", reason ? json_string(reason) : json_null());
-  json_object_set_new(m, "telemetry", telemetry ? telemetry : json_null());
-  json_object_set_new(m, "telemetry_raw", telemetry_raw ? telemetry_raw : json_null());
-  json_object_set_new(m, "plugin_identity", plugin_identity ? plugin_identity : json_object());
-  json_object_set_new(m, "affinity", affinity ? affinity : json_null());
+  json_object_set_new(m, "status", json_string(rigor_run_status_names[e->status]));
+  json_object_set_new(m, "reason", e->reason ? json_string(e->reason) : json_null());
+  json_object_set_new(m, "telemetry", e->telemetry ? e->telemetry : json_null());
+  json_object_set_new(m, "telemetry_raw", e->telemetry_raw ? e->telemetry_raw : json_null());
+  json_object_set_new(m, "plugin_identity",
+                      e->plugin_identity ? e->plugin_identity : json_object());
+  json_object_set_new(m, "affinity", e->affinity ? e->affinity : json_null());
+  json_object_set_new(m, "calibration", e->calibration ? e->calibration : json_null());
   return m;
 }
 
@@ -87,6 +88,7 @@ json_t *rigor_wire_spec(const rigor_run_spec_t *s) {
   json_object_set_new(spec, "variant", json_integer(s->variant));
   json_object_set_new(spec, "commands_allowed", json_boolean(s->commands_allowed));
   json_object_set_new(spec, "allow_unsafe", json_boolean(s->allow_unsafe));
+  json_object_set_new(spec, "deadline_s", json_real(s->deadline_s));
   return spec;
 }
 
@@ -111,5 +113,6 @@ int rigor_wire_spec_read(const json_t *doc, rigor_run_spec_t *s, char *err, size
   s->variant = index_of(doc, "variant");
   s->commands_allowed = json_is_true(json_object_get(doc, "commands_allowed"));
   s->allow_unsafe = json_is_true(json_object_get(doc, "allow_unsafe"));
+  s->deadline_s = json_number_value(json_object_get(doc, "deadline_s"));
   return 0;
 }

@@ -4,7 +4,7 @@
  *   sample  the sample record, stamped (format.h), written to the results file as it comes
  *   error   {"type": "error", "code", "name", "message"}: the plugin's first error
  *   end     {"type": "end", "status", "reason", "telemetry", "telemetry_raw",
- *            "plugin_identity", "affinity"}: the run's outcome, its last line
+ *            "plugin_identity", "affinity", "calibration"}: the run's outcome, its last line
  *
  * A forked run inherits the parent's loaded plugin and settings and needs no spec; a run under a
  * launcher, or with a padded environment, is `rigor __child SPEC` and reads everything from it. */
@@ -31,9 +31,15 @@ int rigor_child_exit_code(rigor_run_status_t status);
  * interleave. fd < 0 drops the message. */
 void rigor_wire_send(int fd, json_t *msg);
 json_t *rigor_wire_error(int code, const char *name, const char *message);
-/* Every argument but status may be NULL; the json_t arguments are taken. */
-json_t *rigor_wire_end(rigor_run_status_t status, const char *reason, json_t *telemetry,
-                       json_t *telemetry_raw, json_t *plugin_identity, json_t *affinity);
+/* What a run's end message holds; every member but status may be NULL. */
+typedef struct rigor_run_end {
+  rigor_run_status_t status;
+  const char *reason;
+  json_t *telemetry, *telemetry_raw, *plugin_identity, *affinity;
+  json_t *calibration; /* iters: auto: the windows each point's count came from */
+} rigor_run_end_t;
+/* The end message; it takes the json_t members. */
+json_t *rigor_wire_end(const rigor_run_end_t *e);
 
 typedef enum {
   RIGOR_WIRE_OTHER = 0,
@@ -50,6 +56,7 @@ typedef struct rigor_run_spec {
   const json_t *settings; /* the variant's resolved settings */
   uint32_t run, attempt, block, position, variant;
   bool commands_allowed, allow_unsafe;
+  double deadline_s; /* the experiment's time left, 0 for none */
 } rigor_run_spec_t;
 json_t *rigor_wire_spec(const rigor_run_spec_t *s);
 /* Reads a spec; its strings and settings point into `doc`. */

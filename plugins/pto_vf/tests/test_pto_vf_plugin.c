@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <xxhash.h>
 
 #include "pto_vf_gen.h"
 #include "pto_vf_params.h"
@@ -294,7 +295,7 @@ static void test_identity_and_exports(void **state) {
   int n = fx->d->identity(ctx, st, kv, 8);
   assert_int_equal(n, 2);
   assert_string_equal(kv[0].key, "trace:core0.veccore0.instr_popped_log.dump");
-  assert_non_null(strstr(kv[0].value, "fnv1a64="));
+  assert_non_null(strstr(kv[0].value, "xxh3_128="));
   fx->d->fini(ctx, st);
 
   FILE *f = fopen(csv, "r");
@@ -327,6 +328,144 @@ static void test_identity_and_exports(void **state) {
   fclose(f);
 }
 
+/* The identity value a dump must get: its size and XXH3-128, computed here on a separate read
+ * of the file through stdio. */
+static void expected_identity(const char *dir, const char *name, char *out, size_t cap) {
+  char path[256];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "rb");
+  assert_non_null(f);
+  XXH3_state_t *h = XXH3_createState();
+  XXH3_128bits_reset(h);
+  char buf[4096];
+  size_t got, bytes = 0;
+  while ((got = fread(buf, 1, sizeof buf, f)) > 0) {
+    XXH3_128bits_update(h, buf, got);
+    bytes += got;
+  }
+  fclose(f);
+  XXH128_canonical_t c;
+  XXH128_canonicalFromHash(&c, XXH3_128bits_digest(h));
+  XXH3_freeState(h);
+  size_t used = (size_t)snprintf(out, cap, "bytes=%zu xxh3_128=", bytes);
+  for (size_t b = 0; b < sizeof c.digest; b++)
+    used += (size_t)snprintf(out + used, cap - used, "%02x", c.digest[b]);
+}
+
+static const char *const dump_names[] = {"core0.veccore0.instr_popped_log.dump",
+                                         "core0.veccore0.instr_log.dump"};
+
+/* Identity before the first prime (as the core asks for it), after it, preloaded or streamed:
+ * always the size and hash of the bytes on disk. */
+static void test_identity_hash_is_the_files_hash(void **state) {
+  fixture_t *fx = *state;
+  char want[2][128];
+  for (int k = 0; k < 2; k++)
+    expected_identity(fx->dir, dump_names[k], want[k], sizeof want[k]);
+  fx->p.require_golden = false;
+  for (int preload = 0; preload < 2; preload++) {
+    fx->p.preload = preload;
+    for (int after_prime = 0; after_prime < 2; after_prime++) {
+      const void *pts[1] = {&fx->p};
+      rigor_points_t points = {1, pts};
+      void *st = NULL;
+      rigor_work_t work = {0};
+      rigor_ctx_t *ctx = (rigor_ctx_t *)&fx->th;
+      assert_int_equal(fx->d->init(ctx, &fx->th.host, &fx->p, &points, &st, &work), 0);
+      if (after_prime) assert_int_equal(fx->d->prime(ctx, st, &fx->p), 0);
+      rigor_kv_t kv[8];
+      assert_int_equal(fx->d->identity(ctx, st, kv, 8), 2);
+      if (!after_prime) assert_int_equal(fx->d->prime(ctx, st, &fx->p), 0);
+      for (int k = 0; k < 2; k++) {
+        char key[96];
+        snprintf(key, sizeof key, "trace:%s", dump_names[k]);
+        assert_string_equal(kv[k].key, key);
+        assert_string_equal(kv[k].value, want[k]);
+      }
+      assert_int_equal(fx->d->run(ctx, st, &fx->p, 1), 0);
+      fx->d->fini(ctx, st);
+    }
+  }
+}
+
+/* Bytes this process has read through read(2) so far (/proc/self/io rchar). */
+static uint64_t bytes_read(void) {
+  FILE *f = fopen("/proc/self/io", "r");
+  if (!f) return 0;
+  char line[128];
+  unsigned long long v = 0;
+  while (fgets(line, sizeof line, f))
+    if (sscanf(line, "rchar: %llu", &v) == 1) break;
+  fclose(f);
+  return v;
+}
+
+/* How many of this process's mappings are of `path` (/proc/self/maps). */
+static int mappings_of(const char *path) {
+  FILE *f = fopen("/proc/self/maps", "r");
+  if (!f) return -1;
+  char line[1024];
+  int n = 0;
+  while (fgets(line, sizeof line, f)) {
+    line[strcspn(line, "\n")] = '\0';
+    const char *end = line + strlen(line);
+    if (strlen(line) >= strlen(path) && strcmp(end - strlen(path), path) == 0) n++;
+  }
+  fclose(f);
+  return n;
+}
+
+/* One pass over each dump serves the identity hash and the preload: the dump is mapped from the
+ * page cache once (nothing copied, nothing read through read(2)), and later primes keep the
+ * mapping while the file is unchanged; a rewritten dump is mapped anew. */
+static void test_one_read_serves_identity_and_every_prime(void **state) {
+  fixture_t *fx = *state;
+  if (bytes_read() == 0 || mappings_of("/") < 0) skip(); /* no /proc/self here */
+  fx->p.require_golden = false;
+  struct stat a, b;
+  char sp[128], ep[128];
+  snprintf(sp, sizeof sp, "%s/%s", fx->dir, dump_names[0]);
+  snprintf(ep, sizeof ep, "%s/%s", fx->dir, dump_names[1]);
+  assert_int_equal(stat(sp, &a), 0);
+  assert_int_equal(stat(ep, &b), 0);
+  const uint64_t total = (uint64_t)a.st_size + (uint64_t)b.st_size;
+
+  const void *pts[1] = {&fx->p};
+  rigor_points_t points = {1, pts};
+  void *st = NULL;
+  rigor_work_t work = {0};
+  rigor_ctx_t *ctx = (rigor_ctx_t *)&fx->th;
+  const int total_metric = find_metric(fx->d, "vf_total_cycles");
+  double m[64];
+  const uint64_t before = bytes_read();
+  assert_int_equal(fx->d->init(ctx, &fx->th.host, &fx->p, &points, &st, &work), 0);
+  rigor_kv_t kv[8];
+  assert_int_equal(fx->d->identity(ctx, st, kv, 8), 2);
+  for (int cycle = 0; cycle < 3; cycle++) {
+    assert_int_equal(fx->d->prime(ctx, st, &fx->p), 0);
+    assert_int_equal(fx->d->run(ctx, st, &fx->p, 2), 0);
+    assert_int_equal(work.bytes, total);
+  }
+  const uint64_t copied = bytes_read() - before;
+  if (copied > total / 8)
+    fail_msg("read(2) %llu bytes beside dumps of %llu", (unsigned long long)copied,
+             (unsigned long long)total);
+  assert_int_equal(mappings_of(sp), 1);
+  assert_int_equal(mappings_of(ep), 1);
+  assert_int_equal(fx->d->metrics_read(ctx, st, &fx->p, m), 0);
+  assert_true(m[total_metric] == (double)fx->truth.total);
+
+  generate(fx, 3, 0); /* the same files rewritten with other cycles */
+  assert_int_equal(fx->d->prime(ctx, st, &fx->p), 0);
+  assert_int_equal(fx->d->run(ctx, st, &fx->p, 1), 0);
+  assert_int_equal(fx->d->metrics_read(ctx, st, &fx->p, m), 0);
+  assert_true(m[total_metric] == (double)fx->truth.total);
+  assert_int_equal(mappings_of(sp), 1);
+  fx->d->fini(ctx, st);
+  assert_int_equal(mappings_of(sp), 0);
+  assert_int_equal(mappings_of(ep), 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_descriptor, setup, teardown),
@@ -336,6 +475,9 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_runner_needs_permission, setup, teardown),
       cmocka_unit_test_setup_teardown(test_runner_produces_trace_and_verdict, setup, teardown),
       cmocka_unit_test_setup_teardown(test_identity_and_exports, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_identity_hash_is_the_files_hash, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_one_read_serves_identity_and_every_prime, setup,
+                                      teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,7 @@
 #include "stream_driver.h"
 
 #include <dlfcn.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,12 +82,20 @@ static uint32_t split_points(const rigor_plugin_t *d, const char *const *setting
 
 void stream_drive(const char *so, const char *plugin, const char *kernels,
                   const char *const *settings, stream_timing_t timing, stream_outcome_t *out) {
+  stream_drive_on(so, plugin, kernels, settings, timing, NULL, 0, out);
+}
+
+void stream_drive_on(const char *so, const char *plugin, const char *kernels,
+                     const char *const *settings, stream_timing_t timing, const int *cpus,
+                     int n_cpus, stream_outcome_t *out) {
   memset(out, 0, sizeof *out);
   out->failed_point = -1;
   void *handle;
   const rigor_plugin_t *d = test_plugin_open(so, plugin, &handle);
   test_host_t th;
   test_host_init(&th);
+  for (int i = 0; i < n_cpus && i < 8; i++)
+    th.cpus[th.n_cpus++] = cpus[i];
   rigor_ctx_t *ctx = (rigor_ctx_t *)&th;
 
   void *points[STREAM_DRIVER_MAX_POINTS];
@@ -111,6 +120,10 @@ void stream_drive(const char *so, const char *plugin, const char *kernels,
         out->flops[p] = work.flops;
         rigor_check_t check;
         const int rc = d->validate(ctx, state, points[p], &check);
+        double values[8] = {NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
+        if (d->metrics_read && d->n_metrics > 0 && d->n_metrics <= 8)
+          d->metrics_read(ctx, state, points[p], values);
+        out->metrics[p] = values[0];
         out->validations++;
         if (rc != 0 && out->validate_rc == 0) {
           out->validate_rc = rc;
@@ -118,7 +131,7 @@ void stream_drive(const char *so, const char *plugin, const char *kernels,
           out->failed_point = (int)p;
         }
       }
-    out->n_identity = d->identity(ctx, state, out->identity, 32);
+    out->n_identity = d->identity(ctx, state, out->identity, 40);
     d->fini(ctx, state);
   }
   snprintf(out->error, sizeof out->error, "%s", th.first_error);

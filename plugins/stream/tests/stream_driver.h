@@ -24,7 +24,9 @@ typedef struct stream_outcome {
   uint32_t n_points;
   uint64_t bytes[STREAM_DRIVER_MAX_POINTS]; /* work after each point's last window */
   double flops[STREAM_DRIVER_MAX_POINTS];
-  rigor_kv_t identity[32];
+  double metrics[STREAM_DRIVER_MAX_POINTS]; /* the plugin's first metric after each point's last
+                                              window (nt_stores for stream), NaN for none */
+  rigor_kv_t identity[40];
   int n_identity;
 } stream_outcome_t;
 
@@ -36,6 +38,11 @@ void stream_param_set(const rigor_plugin_t *d, void *params, const char *name, c
  * "name=value" strings) through `plugin` in module `so`. */
 void stream_drive(const char *so, const char *plugin, const char *kernels,
                   const char *const *settings, stream_timing_t timing, stream_outcome_t *out);
+
+/* The same on a host whose run is bound to cpus[0..n_cpus) (host->cpus()); n_cpus 0 for none. */
+void stream_drive_on(const char *so, const char *plugin, const char *kernels,
+                     const char *const *settings, stream_timing_t timing, const int *cpus,
+                     int n_cpus, stream_outcome_t *out);
 
 /* The value of identity key `key`, or NULL. */
 const char *stream_identity_get(const stream_outcome_t *o, const char *key);

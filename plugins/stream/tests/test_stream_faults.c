@@ -115,6 +115,25 @@ static void test_cut_copy_only_fails(void **state) {
   assert_detail(&o, "c[]: 20001 of 20011 wrong, first at index 10 = 0 ");
 }
 
+/* The non-temporal copy is checked like the plain one: damage and a cut bound both fail. */
+static void test_faults_in_the_non_temporal_copy_fail(void **state) {
+  (void)state;
+#if defined(__x86_64__)
+  stream_outcome_t o;
+  drive("copy", (const char *[]){N, "copy_stores=nt", "fault=corrupt", "fault_kernels=copy", NULL},
+        &o);
+  assert_true(o.metrics[0] == 1.0);
+  assert_int_equal(o.validate_rc, RIGOR_EVALIDATE);
+  assert_detail(&o, "c[]: 1 of 20011 wrong, first at index 10005");
+  drive("copy", (const char *[]){N, "copy_stores=nt", "fault=cut", "fault_kernels=copy", NULL}, &o);
+  assert_int_equal(o.bytes[0], 2 * sizeof(double) * 10);
+  assert_int_equal(o.validate_rc, RIGOR_EVALIDATE);
+  assert_detail(&o, "c[]: 20001 of 20011 wrong, first at index 10 = 0 ");
+#else
+  skip();
+#endif
+}
+
 /* Only copy runs while the check replays all four, as the post-mortem's placeholder loops did. */
 static void test_skipped_kernels_fail(void **state) {
   (void)state;
@@ -155,6 +174,7 @@ int main(void) {
       cmocka_unit_test(test_nan_in_dot_sum_fails),
       cmocka_unit_test(test_cut_bound_fails_and_shrinks_the_bytes),
       cmocka_unit_test(test_cut_copy_only_fails),
+      cmocka_unit_test(test_faults_in_the_non_temporal_copy_fail),
       cmocka_unit_test(test_skipped_kernels_fail),
       cmocka_unit_test(test_skipped_nstream_fails_in_float),
       cmocka_unit_test(test_fault_without_kernels_is_refused),

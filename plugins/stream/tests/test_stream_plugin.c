@@ -1,11 +1,14 @@
 /* The real stream plugin, driven through the test host: honest runs validate, work comes from
  * the executed loop bounds, and bad settings are refused with a clear message. */
 #include <dlfcn.h>
+#include <math.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -34,10 +37,16 @@ static void test_descriptor_declares_the_schema(void **state) {
   const rigor_plugin_t *d = test_plugin_open(STREAM_SO, "stream", &handle);
   assert_int_equal(d->abi_major, RIGOR_ABI_MAJOR);
   assert_int_equal(d->size, sizeof(rigor_plugin_t));
-  const char *names[] = {"kernels", "elements", "dtype", "threads", "nt_stores", "offset"};
-  assert_int_equal(d->n_params, 6);
-  for (int i = 0; i < 6; i++)
+  const char *names[] = {"kernels",   "elements", "dtype",       "threads",
+                         "nt_stores", "offset",   "copy_stores", "proc_bind"};
+  assert_int_equal(d->n_params, 8);
+  for (int i = 0; i < 8; i++)
     assert_string_equal(d->params[i].name, names[i]);
+  assert_string_equal(d->params[6].def, "auto");
+  assert_string_equal(d->params[7].def, "spread");
+  assert_int_equal(d->n_metrics, 1);
+  assert_string_equal(d->metrics[0].name, "nt_stores");
+  assert_non_null(d->metrics_read);
   const rigor_param_t *k = &d->params[0];
   assert_int_equal(k->type, RIGOR_PARAM_ENUM);
   const char *choices[] = {"copy", "scale", "add", "triad", "dot", "nstream"};
@@ -142,6 +151,178 @@ static void test_nt_stores_validate_or_are_refused(void **state) {
     }
 }
 
+/* The non-temporal copy: head to the first aligned element, pairs of 4 KiB spans in parallel, a
+ * plain tail. Lengths below, at and above two spans, shifted arrays, both types, 1 and 2 threads;
+ * every element is checked after every pass. */
+static void test_nt_copy_validates_at_every_alignment(void **state) {
+  (void)state;
+  const char *lengths[] = {"elements=7", "elements=1023", "elements=1024", "elements=100003"};
+  const char *offsets[] = {"offset=0", "offset=5"};
+  const char *dtypes[] = {"dtype=double", "dtype=float"};
+  const char *threads[] = {"threads=1", "threads=2"};
+  for (int l = 0; l < 4; l++)
+    for (int i = 0; i < 2; i++)
+      for (int t = 0; t < 2; t++)
+        for (int h = 0; h < 2; h++) {
+          stream_outcome_t o;
+          stream_drive(STREAM_SO, "stream", "copy,scale,copy",
+                       (const char *[]){lengths[l], "copy_stores=nt", offsets[i], dtypes[t],
+                                        threads[h], NULL},
+                       quick, &o);
+#if defined(__x86_64__)
+          assert_valid(&o);
+          assert_string_equal(stream_identity_get(&o, "stream.copy_nt"), "true");
+          assert_true(o.metrics[0] == 1.0 && o.metrics[2] == 1.0);
+          assert_true(o.metrics[1] == 0.0);
+          const uint64_t n = strtoull(lengths[l] + 9, NULL, 10);
+          assert_int_equal(o.bytes[0], 2 * (t ? 4 : 8) * n);
+#else
+          assert_int_equal(o.init_rc, RIGOR_ENOTSUP);
+          assert_non_null(strstr(o.error, "copy_stores"));
+#endif
+        }
+}
+
+/* `auto` streams the copy past the cache above 3/4 of the last-level cache, as glibc's memcpy
+ * does, and keeps plain stores below; the sample's metric says which ran. */
+static void test_copy_stores_follow_the_size_rule(void **state) {
+  (void)state;
+  const stream_timing_t once = {.warmup = 0, .cycles = 2, .iters = 1, .agg = 1};
+  stream_outcome_t small;
+  stream_drive(STREAM_SO, "stream", "copy", (const char *[]){N, NULL}, once, &small);
+  assert_valid_after(&small, once);
+  const uint64_t threshold =
+      strtoull(stream_identity_get(&small, "stream.copy_nt_threshold"), NULL, 10);
+  const uint64_t llc = strtoull(stream_identity_get(&small, "stream.llc_bytes"), NULL, 10);
+  assert_int_equal(threshold, llc / 4 * 3);
+  if (threshold == 0 || threshold < 100003 * sizeof(double)) {
+    /* No cache known (or one smaller than the small array): nothing to decide by. */
+    assert_string_equal(stream_identity_get(&small, "stream.copy_nt"),
+                        threshold == 0 ? "false" : "true");
+    return;
+  }
+  assert_string_equal(stream_identity_get(&small, "stream.copy_nt"), "false");
+  assert_true(small.metrics[0] == 0.0);
+  char large[64];
+  snprintf(large, sizeof large, "elements=%llu",
+           (unsigned long long)(threshold / sizeof(double) + 4099));
+  stream_outcome_t big;
+  stream_drive(STREAM_SO, "stream", "copy,scale", (const char *[]){large, NULL}, once, &big);
+  assert_valid_after(&big, once);
+#if defined(__x86_64__)
+  assert_string_equal(stream_identity_get(&big, "stream.copy_nt"), "true");
+  assert_true(big.metrics[0] == 1.0);
+#else
+  assert_string_equal(stream_identity_get(&big, "stream.copy_nt"), "false");
+  assert_true(big.metrics[0] == 0.0);
+#endif
+  assert_true(big.metrics[1] == 0.0); /* scale keeps its plain stores without nt_stores */
+  stream_drive(STREAM_SO, "stream", "copy", (const char *[]){large, "copy_stores=plain", NULL},
+               once, &big);
+  assert_valid_after(&big, once);
+  assert_string_equal(stream_identity_get(&big, "stream.copy_nt"), "false");
+  assert_true(big.metrics[0] == 0.0);
+}
+
+/* nt_stores switches every storing kernel; dot stores nothing and reports no value. */
+static void test_nt_stores_are_recorded_per_kernel(void **state) {
+  (void)state;
+  stream_outcome_t o;
+  stream_drive(STREAM_SO, "stream", "copy,scale,add,triad,dot,nstream",
+               (const char *[]){N, "nt_stores=true", NULL}, quick, &o);
+#if defined(__x86_64__)
+  assert_valid(&o);
+  for (int p = 0; p < 6; p++)
+    if (p == 4)
+      assert_true(isnan(o.metrics[p]));
+    else
+      assert_true(o.metrics[p] == 1.0);
+#else
+  assert_int_equal(o.init_rc, RIGOR_ENOTSUP);
+#endif
+  stream_drive(STREAM_SO, "stream", "copy,scale,add,triad,dot,nstream",
+               (const char *[]){N, "nt_stores=true", "copy_stores=plain", NULL}, quick, &o);
+#if defined(__x86_64__)
+  assert_valid(&o);
+  assert_true(o.metrics[0] == 0.0 && o.metrics[1] == 1.0);
+#endif
+}
+
+/* The CPUs this process may use, at most `cap`. */
+static int usable_cpus(int *cpus, int cap) {
+  cpu_set_t set;
+  int n = 0;
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return 0;
+  for (int c = 0; c < CPU_SETSIZE && n < cap; c++)
+    if (CPU_ISSET(c, &set)) cpus[n++] = c;
+  return n;
+}
+
+static void assert_thread_cpus(const stream_outcome_t *o, const char *expected) {
+  if (o->init_rc != 0) fail_msg("init failed (%d): %s", o->init_rc, o->error);
+  assert_valid(o);
+  const char *got = stream_identity_get(o, "stream.thread_cpus");
+  assert_non_null(got);
+  if (strcmp(got, expected) != 0) fail_msg("thread_cpus \"%s\", expected \"%s\"", got, expected);
+}
+
+/* Each OpenMP thread is pinned to one CPU of the run's set, read back from the thread's own
+ * affinity mask; the run's order of CPUs is the order of places. */
+static void test_threads_are_pinned_to_the_runs_cpus(void **state) {
+  (void)state;
+  int cpus[8];
+  const int n = usable_cpus(cpus, 8);
+  assert_true(n >= 1);
+  const int last = cpus[n - 1], first = cpus[0];
+  char want[64];
+  stream_outcome_t o;
+  const int one[] = {last};
+  stream_drive_on(STREAM_SO, "stream", "copy,triad", (const char *[]){N, NULL}, quick, one, 1, &o);
+  snprintf(want, sizeof want, "%d", last);
+  assert_thread_cpus(&o, want); /* threads: 0 is one thread per CPU of the run */
+  assert_string_equal(stream_identity_get(&o, "stream.proc_bind"), "spread");
+  stream_drive_on(STREAM_SO, "stream", "copy,triad", (const char *[]){N, "threads=2", NULL}, quick,
+                  one, 1, &o);
+  snprintf(want, sizeof want, "%d,%d", last, last);
+  assert_thread_cpus(&o, want);
+  if (n < 2) return;
+  const int reversed[] = {last, first};
+  const char *binds[] = {"proc_bind=spread", "proc_bind=close"};
+  for (int b = 0; b < 2; b++) {
+    stream_drive_on(STREAM_SO, "stream", "copy,scale,add,triad,dot,nstream",
+                    (const char *[]){N, binds[b], NULL}, quick, reversed, 2, &o);
+    snprintf(want, sizeof want, "%d,%d", last, first);
+    assert_thread_cpus(&o, want);
+    assert_string_equal(stream_identity_get(&o, "stream.threads"), "2");
+  }
+}
+
+/* proc_bind: none leaves the team as the OpenMP runtime placed it: here unpinned. */
+static void test_proc_bind_none_leaves_threads_unpinned(void **state) {
+  (void)state;
+  int cpus[8];
+  if (usable_cpus(cpus, 8) < 2 || getenv("OMP_PROC_BIND")) skip();
+  stream_outcome_t o;
+  stream_drive_on(STREAM_SO, "stream", "copy", (const char *[]){N, "proc_bind=none", NULL}, quick,
+                  cpus, 2, &o);
+  assert_thread_cpus(&o, "*,*");
+}
+
+/* The caller is pinned as thread 0 while the plugin runs and gets its mask back at fini. */
+static void test_callers_affinity_comes_back_at_fini(void **state) {
+  (void)state;
+  cpu_set_t before, after;
+  assert_int_equal(sched_getaffinity(0, sizeof before, &before), 0);
+  int cpus[8];
+  const int n = usable_cpus(cpus, 8);
+  stream_outcome_t o;
+  stream_drive_on(STREAM_SO, "stream", "copy", (const char *[]){N, NULL}, quick, cpus + n - 1, 1,
+                  &o);
+  assert_valid(&o);
+  assert_int_equal(sched_getaffinity(0, sizeof after, &after), 0);
+  assert_true(CPU_EQUAL(&before, &after));
+}
+
 static void test_default_length_follows_streams_rule(void **state) {
   (void)state;
   stream_outcome_t o;
@@ -195,6 +376,12 @@ int main(void) {
       cmocka_unit_test(test_single_kernel_contracts_validate),
       cmocka_unit_test(test_threads_and_offset_validate),
       cmocka_unit_test(test_nt_stores_validate_or_are_refused),
+      cmocka_unit_test(test_nt_copy_validates_at_every_alignment),
+      cmocka_unit_test(test_copy_stores_follow_the_size_rule),
+      cmocka_unit_test(test_nt_stores_are_recorded_per_kernel),
+      cmocka_unit_test(test_threads_are_pinned_to_the_runs_cpus),
+      cmocka_unit_test(test_proc_bind_none_leaves_threads_unpinned),
+      cmocka_unit_test(test_callers_affinity_comes_back_at_fini),
       cmocka_unit_test(test_default_length_follows_streams_rule),
       cmocka_unit_test(test_array_shaping_params_cannot_vary_in_the_sweep),
       cmocka_unit_test(test_impossible_allocation_is_refused),

@@ -219,6 +219,56 @@ static void test_cold_prime_keeps_results_exact(void **state) {
   f->d->fini((rigor_ctx_t *)&f->th, ses.state);
 }
 
+static const char *identity_get(const rigor_kv_t *kv, int n, const char *key) {
+  for (int i = 0; i < n; i++)
+    if (strcmp(kv[i].key, key) == 0) return kv[i].value;
+  return NULL;
+}
+
+/* The pool's threads and OpenMP's team are pinned, thread k to the k-th CPU of the run's set
+ * in its own order, as read back from each OpenMP thread's mask; fini gives the team the
+ * caller's mask back. */
+static void test_threads_pinned_to_the_runs_cpus(void **state) {
+  fixture_t *f = *state;
+  cpu_set_t set, after;
+  sched_getaffinity(0, sizeof set, &set);
+  int cpus[2], n = 0;
+  for (int c = CPU_SETSIZE - 1; c >= 0 && n < 2; c--)
+    if (CPU_ISSET(c, &set)) cpus[n++] = c; /* highest first: not the default order */
+  x280_params_t pts[] = {point(X280_FORK_JOIN_OMP, 1, (uint64_t)n),
+                         point(X280_MAP, 4097, (uint64_t)n)};
+  const char *binds[] = {"spread", "close"};
+  for (int b = 0; b < 2; b++) {
+    pts[0].proc_bind = pts[1].proc_bind = b;
+    test_host_init(&f->th);
+    f->th.n_cpus = n;
+    memcpy(f->th.cpus, cpus, sizeof cpus);
+    const void *ptrs[] = {&pts[0], &pts[1]};
+    rigor_points_t points = {.count = 2, .points = ptrs};
+    session_t ses = {0};
+    assert_int_equal(
+        f->d->init((rigor_ctx_t *)&f->th, &f->th.host, &pts[0], &points, &ses.state, &ses.work), 0);
+    rigor_check_t check;
+    for (int p = 0; p < 2; p++) {
+      assert_int_equal(sample(f, &ses, &pts[p], 3, &check), 0);
+      assert_int_equal(check.wrong, 0);
+    }
+    rigor_kv_t kv[16];
+    int k = f->d->identity((rigor_ctx_t *)&f->th, ses.state, kv, 16);
+    char want[32];
+    if (n == 2)
+      snprintf(want, sizeof want, "%d,%d", cpus[0], cpus[1]);
+    else
+      snprintf(want, sizeof want, "%d", cpus[0]);
+    assert_string_equal(identity_get(kv, k, "x280.proc_bind"), binds[b]);
+    assert_string_equal(identity_get(kv, k, "x280.pool_cpus"), want);
+    assert_string_equal(identity_get(kv, k, "x280.omp_cpus"), want);
+    f->d->fini((rigor_ctx_t *)&f->th, ses.state);
+    sched_getaffinity(0, sizeof after, &after);
+    assert_true(CPU_EQUAL(&set, &after));
+  }
+}
+
 static void test_deadline_makes_run_late(void **state) {
   fixture_t *f = *state;
   x280_params_t pts[] = {point(X280_MAP_HEAVY, 262144, 1)};
@@ -300,6 +350,7 @@ int main(void) {
       cmocka_unit_test(test_planted_error_caught),
       cmocka_unit_test(test_work_from_what_ran),
       cmocka_unit_test(test_cold_prime_keeps_results_exact),
+      cmocka_unit_test(test_threads_pinned_to_the_runs_cpus),
       cmocka_unit_test(test_deadline_makes_run_late),
       cmocka_unit_test(test_host_stop_cancels_a_long_loop),
       cmocka_unit_test(test_refusals),
