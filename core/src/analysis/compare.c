@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "context.h"
 #include "report.h"
 #include "rigor/plugin.h"
 
@@ -505,6 +506,8 @@ int rigor_compare(const rigor_analysis_t *base, const rigor_analysis_t *cand,
   c->identity_diffs = json_array();
   c->notes = json_array();
   c->opts = *opts;
+  if (base->n_exps) c->context[0] = rigor_context_json(&base->exps[0]);
+  if (cand->n_exps) c->context[1] = rigor_context_json(&cand->exps[0]);
   int rc = 0;
   for (size_t i = 0; !rc && i < base->n_exps; i++) {
     const rigor_exp_analysis_t *eb = &base->exps[i], *ec = NULL;
@@ -549,6 +552,7 @@ void rigor_comparison_free(rigor_comparison_t *c) {
   free(c->rows);
   json_decref(c->identity_diffs);
   json_decref(c->notes);
+  json_decref(c->context[0]), json_decref(c->context[1]);
   free(c);
 }
 
@@ -610,22 +614,42 @@ rigor_doc_t *rigor_comparison_doc(const rigor_comparison_t *c) {
   doc->json = comparison_json;
   doc->json_arg = c;
   rigor_doc_heading(doc, 1, "rigor compare");
+  if (c->context[0] && c->context[1]) {
+    const json_t *ctx[2] = {c->context[0], c->context[1]};
+    static const char *const sides[2] = {"BASE", "CAND"};
+    json_t *warnings = rigor_context_warning_lines(ctx[0], sides[0]);
+    json_t *more = rigor_context_warning_lines(ctx[1], sides[1]);
+    json_array_extend(warnings, more);
+    json_decref(more);
+    rigor_doc_context(doc, rigor_context_table(ctx, sides, 2), warnings);
+  }
   if (json_array_size(c->identity_diffs)) {
     rigor_doc_text(
         doc, "identity differences (rows are incomparable; --ignore-identity PATH to accept):");
     rigor_doc_notes(doc, json_incref(c->identity_diffs));
   }
-  static const char *const h[] = {"experiment",         "variant",  "point",     "base median",
-                                  "cand median",        "ratio",    "P95 ratio", "95% CI",
-                                  "p MW | runs (Holm)", "HL shift", "verdict",   "why"};
-  rigor_table_t *t = rigor_table_new("", 12, h);
+  static const char *const h[] = {"experiment", "variant", "point", "base median", "cand median",
+                                  "ratio", "P95 ratio", "95% CI", "p MW | runs (Holm)", "HL shift",
+                                  "verdict", "why",
+                                  /* the numbers of the combined cells, for data formats */
+                                  "ci low", "ci high", "p MW", "p runs", "p Holm"};
+  enum { N = sizeof h / sizeof *h, DATA = 12 };
+  rigor_table_t *t = rigor_table_new("", N, h);
   rigor_table_name(t, "comparison");
-  static const rigor_col_kind_t kinds[] = {RIGOR_COL_TEXT,   RIGOR_COL_TEXT, RIGOR_COL_TEXT,
-                                           RIGOR_COL_TIME,   RIGOR_COL_TIME, RIGOR_COL_CHANGE,
-                                           RIGOR_COL_CHANGE, RIGOR_COL_TEXT, RIGOR_COL_TEXT,
-                                           RIGOR_COL_TIME,   RIGOR_COL_TEXT, RIGOR_COL_TEXT};
-  for (size_t k = 0; t && k < 12; k++)
+  static const rigor_col_kind_t kinds[] = {
+      RIGOR_COL_TEXT,   RIGOR_COL_TEXT,   RIGOR_COL_TEXT,   RIGOR_COL_TIME,   RIGOR_COL_TIME,
+      RIGOR_COL_CHANGE, RIGOR_COL_CHANGE, RIGOR_COL_TEXT,   RIGOR_COL_TEXT,   RIGOR_COL_TIME,
+      RIGOR_COL_TEXT,   RIGOR_COL_TEXT,   RIGOR_COL_CHANGE, RIGOR_COL_CHANGE, RIGOR_COL_NUMBER,
+      RIGOR_COL_NUMBER, RIGOR_COL_NUMBER};
+  for (size_t k = 0; t && k < N; k++) {
     rigor_table_kind(t, k, kinds[k]);
+    if (k == 7 || k == 8) rigor_table_show(t, k, RIGOR_SHOW_HUMAN);
+    if (k >= DATA) rigor_table_show(t, k, RIGOR_SHOW_DATA);
+  }
+  if (t) {
+    rigor_table_key(t, 5, "change");
+    rigor_table_key(t, 6, "p95_change");
+  }
   for (size_t i = 0; t && i < c->n_rows; i++) {
     const rigor_cmp_row_t *r = &c->rows[i];
     long row = rigor_table_add_row(t);
@@ -678,6 +702,11 @@ rigor_doc_t *rigor_comparison_doc(const rigor_comparison_t *c) {
       rigor_table_set_value(t, w, 9, r->hl_shift);
     rigor_table_set_text(t, w, 10, rigor_cmp_verdict_name(r->verdict));
     rigor_table_set_text(t, w, 11, r->reason[0] ? r->reason : "-");
+    rigor_table_set_value(t, w, DATA, isfinite(r->ci_lo) ? r->ci_lo - 1 : NAN);
+    rigor_table_set_value(t, w, DATA + 1, isfinite(r->ci_hi) ? r->ci_hi - 1 : NAN);
+    rigor_table_set_value(t, w, DATA + 2, r->p);
+    rigor_table_set_value(t, w, DATA + 3, r->p_runs);
+    rigor_table_set_value(t, w, DATA + 4, r->p_holm);
   }
   rigor_doc_table(doc, t);
   rigor_doc_notes(doc, json_incref(c->notes));
