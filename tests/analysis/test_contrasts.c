@@ -295,7 +295,7 @@ static void test_report_and_compare_axis(void **state) {
   free(out);
   assert_int_equal(run_rigor("report --format html " DIR "/rep.jsonl", &out), 0);
   assert_non_null(strstr(out, "<h4>contrasts: level / reference"));
-  assert_non_null(strstr(out, "stroke=\"#d62728\"")); /* a slower interval */
+  assert_non_null(strstr(out, "stroke=\"#D55E00\"")); /* a slower interval (Okabe-Ito) */
   free(out);
   assert_int_equal(run_rigor("report --format json " DIR "/rep.jsonl", &out), 0);
   json_error_t jerr;

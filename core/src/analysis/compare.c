@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chart.h"
 #include "context.h"
+#include "forest.h"
 #include "report.h"
 #include "rigor/plugin.h"
 
@@ -607,6 +609,44 @@ static json_t *comparison_json(const void *arg) {
   return rigor_comparison_json(c, &c->opts);
 }
 
+static const char *verdict_color(rigor_cmp_verdict_t v) {
+  switch (v) {
+  case RIGOR_CMP_SLOWER:
+    return rigor_chart_worse;
+  case RIGOR_CMP_FASTER:
+    return rigor_chart_better;
+  case RIGOR_CMP_SAME:
+    return rigor_chart_same;
+  default:
+    return rigor_chart_undecided;
+  }
+}
+
+/* CAND / BASE per row as a cost (right of 1 is slower, or worse for a metric where higher is
+ * better), with its interval. */
+static void comparison_forest(const void *arg, FILE *out) {
+  const rigor_comparison_t *c = *(const rigor_comparison_t *const *)arg;
+  rigor_forest_item_t *items = calloc(c->n_rows ? c->n_rows : 1, sizeof *items);
+  char(*labels)[600] = calloc(c->n_rows ? c->n_rows : 1, sizeof *labels);
+  for (size_t i = 0; items && labels && i < c->n_rows; i++) {
+    const rigor_cmp_row_t *r = &c->rows[i];
+    snprintf(labels[i], sizeof *labels, "%s: %s%s%s", r->experiment,
+             r->variant_label ? r->variant_label : "?", r->point_label ? ", " : "",
+             r->point_label ? r->point_label : "");
+    bool flip = r->base && r->base->figure.higher_is_better;
+    items[i].label = labels[i];
+    items[i].ratio = flip ? 1 / r->ratio : r->ratio;
+    items[i].lo = flip ? 1 / r->ci_hi : r->ci_lo;
+    items[i].hi = flip ? 1 / r->ci_lo : r->ci_hi;
+    items[i].show_ratio = !r->imprecise;
+    items[i].color = verdict_color(r->verdict);
+  }
+  if (items && labels)
+    rigor_forest_svg(out, "CAND / BASE (right of 1 is slower)",
+                     "CAND / BASE, as a cost (log scale)", items, c->n_rows, c->opts.threshold);
+  free(items), free(labels);
+}
+
 rigor_doc_t *rigor_comparison_doc(const rigor_comparison_t *c) {
   const rigor_compare_opts_t *o = &c->opts;
   rigor_doc_t *doc = rigor_doc_new("rigor compare");
@@ -709,6 +749,7 @@ rigor_doc_t *rigor_comparison_doc(const rigor_comparison_t *c) {
     rigor_table_set_value(t, w, DATA + 4, r->p_holm);
   }
   rigor_doc_table(doc, t);
+  rigor_doc_figure(doc, comparison_forest, &c, sizeof c);
   rigor_doc_notes(doc, json_incref(c->notes));
   rigor_doc_text(doc, "threshold %.2f%%, alpha %.2g (Holm); %s%s", o->threshold * 100, o->alpha,
                  c->regression ? "REGRESSION: some rows are slower" : "no regression",

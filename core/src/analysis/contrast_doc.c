@@ -1,8 +1,11 @@
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "chart.h"
 #include "contrast.h"
+#include "forest.h"
 #include "html.h"
 #include "json_util.h"
 
@@ -183,90 +186,39 @@ static rigor_table_t *contrasts_table(const rigor_contrasts_t *set) {
 
 /* ---- forest plot ---------------------------------------------------------------------------- */
 
-enum { FW = 860, FLEFT = 300, FRIGHT = 30, FTOP = 20, FROW = 22, FBOTTOM = 44 };
-
-static double fx(double v, double lo, double hi) {
-  return FLEFT + (log(v) - log(lo)) / (log(hi) - log(lo)) * (FW - FLEFT - FRIGHT);
-}
-
 static const char *verdict_color(rigor_cmp_verdict_t v) {
   switch (v) {
   case RIGOR_CMP_SLOWER:
-    return "#d62728";
+    return rigor_chart_worse;
   case RIGOR_CMP_FASTER:
-    return "#2ca02c";
+    return rigor_chart_better;
   case RIGOR_CMP_SAME:
-    return "#1f77b4";
+    return rigor_chart_same;
   default:
-    return "#888";
+    return rigor_chart_undecided;
   }
 }
 
-/* One line per contrast: the interval of level / reference as a cost (right of 1 is slower), on
- * a log axis, with 1 and the threshold marked. */
-static void forest_svg(const void *arg, FILE *out) {
+/* One line per contrast: the interval of level / reference as a cost (right of 1 is slower). */
+static void forest_figure(const void *arg, FILE *out) {
   const rigor_contrasts_t *set = *(const rigor_contrasts_t *const *)arg;
-  double lo = 1 / (1 + 2 * set->opts.threshold), hi = 1 + 2 * set->opts.threshold;
-  size_t shown = 0;
-  for (size_t i = 0; i < set->n; i++) {
-    double r, l, h;
-    cost(&set->items[i], &r, &l, &h);
-    if (!isfinite(r) || r <= 0) continue;
-    shown++;
-    if (isfinite(l) && l > 0) lo = fmin(lo, l);
-    if (isfinite(h)) hi = fmax(hi, h);
-    lo = fmin(lo, r), hi = fmax(hi, r);
-  }
-  if (!shown) return;
-  lo /= 1.05, hi *= 1.05;
-  int height = FTOP + (int)shown * FROW + FBOTTOM;
-  fprintf(out,
-          "<h4>contrasts: level / reference (right of 1 is slower)</h4>\n<svg "
-          "xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" class=\"chart\">\n",
-          FW, height);
-  double y_end = FTOP + (double)shown * FROW;
-  double marks[3] = {1, 1 + set->opts.threshold, 1 - set->opts.threshold};
-  for (int m = 0; m < 3; m++) {
-    if (!(marks[m] > lo && marks[m] < hi)) continue;
-    fprintf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%.1f\" stroke=\"%s\"%s/>\n",
-            fx(marks[m], lo, hi), fx(marks[m], lo, hi), FTOP, y_end, m ? "#999" : "#000",
-            m ? " stroke-dasharray=\"4,3\"" : "");
-  }
-  size_t k = 0;
-  for (size_t i = 0; i < set->n; i++) {
+  rigor_forest_item_t *items = calloc(set->n ? set->n : 1, sizeof *items);
+  char(*labels)[900] = calloc(set->n ? set->n : 1, sizeof *labels);
+  for (size_t i = 0; items && labels && i < set->n; i++) {
     const rigor_contrast_t *c = &set->items[i];
-    double r, l, h;
-    cost(c, &r, &l, &h);
-    if (!isfinite(r) || r <= 0) continue;
-    double y = FTOP + (double)k++ * FROW + FROW / 2.0;
-    char label[900];
-    snprintf(label, sizeof label, "%s%s%s%s%s vs %s", c->cell && c->cell[0] ? c->cell : "",
+    snprintf(labels[i], sizeof *labels, "%s%s%s%s%s vs %s", c->cell && c->cell[0] ? c->cell : "",
              c->cell && c->cell[0] ? ", " : "", c->point_label ? c->point_label : "",
              c->point_label ? ": " : "", c->label, c->ref_label);
-    fprintf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">", FLEFT - 8, y + 4);
-    rigor_html_escape(out, label);
-    fputs("</text>\n", out);
-    const char *color = verdict_color(c->verdict);
-    if (isfinite(l) && isfinite(h) && l > 0)
-      fprintf(out,
-              "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-              "stroke-width=\"2\"/>\n",
-              fx(l, lo, hi), fx(h, lo, hi), y, y, color);
-    if (!c->imprecise)
-      fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/>\n", fx(r, lo, hi), y,
-              color);
+    items[i].label = labels[i];
+    cost(c, &items[i].ratio, &items[i].lo, &items[i].hi);
+    items[i].show_ratio = !c->imprecise;
+    items[i].color = verdict_color(c->verdict);
   }
-  fprintf(out, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#000\"/>\n", FLEFT,
-          FW - FRIGHT, y_end, y_end);
-  for (int t = 0; t <= 4; t++) {
-    double v = exp(log(lo) + (log(hi) - log(lo)) * t / 4);
-    fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.3gx</text>\n", fx(v, lo, hi),
-            y_end + 16, v);
-  }
-  fputs("</svg>\n<p class=\"legend\">line: 95% interval; dot: the ratio (withheld when "
-        "imprecise); dashed: the threshold; colour: verdict (red slower, green faster, blue "
-        "same, grey undecided)</p>\n",
-        out);
+  if (items && labels)
+    rigor_forest_svg(out, "contrasts: level / reference (right of 1 is slower)",
+                     "level / reference, as a cost (log scale)", items, set->n,
+                     set->opts.threshold);
+  free(items), free(labels);
 }
 
 void rigor_contrasts_doc(rigor_doc_t *doc, const rigor_contrasts_t *c) {
@@ -281,5 +233,5 @@ void rigor_contrasts_doc(rigor_doc_t *doc, const rigor_contrasts_t *c) {
     rigor_doc_text(doc, "  %s", s);
   }
   rigor_doc_table(doc, contrasts_table(c));
-  rigor_doc_figure(doc, forest_svg, &c, sizeof c);
+  rigor_doc_figure(doc, forest_figure, &c, sizeof c);
 }

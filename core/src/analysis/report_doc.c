@@ -49,8 +49,10 @@ rigor_doc_t *rigor_report_doc(const rigor_analysis_t *a, const rigor_report_opts
     rigor_context_doc(doc, e);
     rigor_table_t *tables[16];
     size_t n = rigor_report_tables(e, o->by, tables, 16);
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
       rigor_doc_table(doc, tables[i]);
+      if (i == 0) rigor_report_curves(doc, e); /* the statistics' picture, beside them */
+    }
     if (rigor_report_contrasts(e, o->refs, o->n_refs, &s->contrasts[x]) == 0)
       for (size_t i = 0; i < s->contrasts[x].n; i++)
         rigor_contrasts_doc(doc, s->contrasts[x].sets[i]);

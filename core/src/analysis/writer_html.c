@@ -126,6 +126,7 @@ static const char style[] =
     "ul.warnings{background:#fdf3e1;border-left:4px solid #e69f00;padding:0.4em 1em 0.4em 2em}\n"
     "svg.chart{display:block;width:100%;height:auto;border:1px solid #ddd;margin:0.2em 0}\n"
     "svg.chart text{font-size:12px;fill:#222}\nsvg.chart .title{font-size:13px}\n"
+    "svg.chart .small{font-size:10px;fill:#555}\n"
     ".legend{font-size:12px;color:#444;margin:0.2em 0 1em}\n";
 
 int rigor_write_html(const rigor_doc_t *doc, FILE *out) {

@@ -114,6 +114,13 @@ static bool lay_out(const rigor_table_t *t, int limit, layout_t *l, char *droppe
       l->w[l->fold] = fw > excess + FOLD_MIN ? fw - excess : FOLD_MIN;
     }
   }
+  /* Still too wide: the last columns go, the first (what the row is) stays. */
+  while (limit > 0 && l->n > 1 && total_width(l) > (size_t)limit) {
+    size_t last = l->n - 1, used = strlen(dropped);
+    if ((long)last == l->fold) l->fold = -1;
+    snprintf(dropped + used, dlen - used, "%s%s", used ? ", " : "", t->headers[l->cols[last]]);
+    l->n--;
+  }
   return true;
 }
 
