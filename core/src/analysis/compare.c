@@ -597,11 +597,12 @@ json_t *rigor_comparison_json(const rigor_comparison_t *c, const rigor_compare_o
   for (int v = 0; v < RIGOR_CMP_VERDICT_COUNT; v++)
     if (o->fail_on & (1u << v))
       json_array_append_new(fail_on, json_string(rigor_cmp_verdict_name((rigor_cmp_verdict_t)v)));
-  return json_pack("{s:s, s:o, s:o, s:o, s:b, s:b, s:I, s:O, s:O, s:o}", "schema",
+  return json_pack("{s:s, s:o, s:o, s:o, s:b, s:b, s:I, s:O, s:O, s:{s:O?, s:O?}, s:o}", "schema",
                    "rigor.compare/1", "threshold", json_real(o->threshold), "alpha",
                    json_real(o->alpha), "fail_on", fail_on, "regression", c->regression, "failed",
                    c->failed, "compared", (json_int_t)c->n_compared, "identity_differences",
-                   c->identity_diffs, "notes", c->notes, "rows", rows);
+                   c->identity_diffs, "notes", c->notes, "context", "base", c->context[0], "cand",
+                   c->context[1], "rows", rows);
 }
 
 static json_t *comparison_json(const void *arg) {

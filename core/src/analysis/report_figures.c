@@ -277,10 +277,13 @@ static void curve_svg(const curve_figure_t *cf, FILE *out) {
   rigor_col_kind_t xkind = l.cols[cf->col].kind;
   if (rigor_axis_wants_log(xlo, xhi))
     rigor_axis_log(&x, xkind, xlo, xhi);
-  else /* a little room either side keeps the end points off the frame */
-    rigor_axis_linear(&x, xkind == RIGOR_COL_SIZE ? RIGOR_COL_NUMBER : xkind,
-                      xlo - (xhi - xlo) * 0.02, xhi + (xhi - xlo) * 0.02, 8);
+  else
+    rigor_axis_linear(&x, xkind == RIGOR_COL_SIZE ? RIGOR_COL_NUMBER : xkind, xlo, xhi, 8);
   if (whole) rigor_axis_integral(&x);
+  if (!x.log) { /* a little room either side keeps the end points off the frame */
+    x.lo = fmin(x.lo, xlo - (xhi - xlo) * 0.04);
+    x.hi = fmax(x.hi, xhi + (xhi - xlo) * 0.04);
+  }
   /* The scale follows the medians; an interval wider than it is cut at the frame. */
   if (rigor_axis_wants_log(mlo, mhi))
     rigor_axis_log(&y, m.kind, mlo, mhi);
@@ -312,13 +315,16 @@ static void curve_svg(const curve_figure_t *cf, FILE *out) {
       fprintf(out, "%s%.1f,%.1f", i ? " " : "", rigor_frame_x(&f, &x, line[4 * i]),
               rigor_frame_y(&f, &y, line[4 * i + 1]));
     fputs("\"/>\n", out);
+    /* Each series' bars sit a little apart, so that overlapping intervals stay readable. */
+    double dodge = ((double)s - (double)(n_series - 1) / 2) * 5;
     for (size_t i = 0; i < k; i++) {
       double px = rigor_frame_x(&f, &x, line[4 * i]);
       if (isfinite(line[4 * i + 2]))
         fprintf(out,
                 "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
                 "stroke-width=\"1.5\"/>\n",
-                px, px, clip_y(&f, rigor_frame_y(&f, &y, fmax(line[4 * i + 2], 1e-300))),
+                px + dodge, px + dodge,
+                clip_y(&f, rigor_frame_y(&f, &y, fmax(line[4 * i + 2], 1e-300))),
                 clip_y(&f, rigor_frame_y(&f, &y, line[4 * i + 3])), color);
       fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"/>\n", px,
               rigor_frame_y(&f, &y, line[4 * i + 1]), color);
