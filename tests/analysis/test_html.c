@@ -145,6 +145,32 @@ static void test_html_size_sweep(void **state) {
   assert_non_null(strstr(html, "<polyline"));
   assert_nice_ticks(html);
   free(html);
+  /* The compare page of two such files: both contexts and a forest plot. */
+  s.slowdown = 0.05;
+  s.seed = 7;
+  fx_write(DIR "/sweep2.jsonl", &s);
+  assert_int_equal(system(RIGOR_EXE " compare --format html " DIR "/sweep.jsonl " DIR
+                                    "/sweep2.jsonl > " DIR "/compare.html"),
+                   4 << 8); /* exit 4: the candidate is slower */
+  html = slurp(DIR "/compare.html");
+  assert_non_null(html);
+  assert_non_null(strstr(html, "<h4>CAND / BASE (right of 1 is slower)</h4>"));
+  assert_non_null(strstr(html, "<th>BASE</th><th>CAND</th>"));
+  free(html);
+  if (system("command -v chromium >/dev/null 2>&1") != 0) {
+    print_message("chromium not installed: rendering check skipped\n");
+    skip();
+  }
+  const char *pages[] = {DIR "/sweep.html", DIR "/compare.html"};
+  for (size_t i = 0; i < 2; i++) {
+    assert_int_equal(screenshot(pages[i], DIR "/page.png", DIR "/page.log"), 0);
+    assert_true(file_size(DIR "/page.png") > 10000);
+    char *log = slurp(DIR "/page.log");
+    assert_non_null(log);
+    assert_null(strstr(log, "CONSOLE"));
+    assert_null(strstr(log, "Uncaught"));
+    free(log);
+  }
 }
 
 int main(void) {
