@@ -8,6 +8,7 @@
 #include "forest.h"
 #include "html.h"
 #include "json_util.h"
+#include "labels.h"
 
 static bool is_time(const rigor_contrast_t *c) {
   return c->figure && strcmp(c->figure, "time_s") == 0;
@@ -112,6 +113,12 @@ static void fmt_interval(char *buf, size_t len, const rigor_contrast_t *c) {
     snprintf(buf, len, "-");
 }
 
+/* Column k of the table's fixed layout, once the point's n_point axis columns took the place of
+ * column 1 ("point"). */
+static size_t at(size_t k, size_t n_point) {
+  return k < 2 ? k : k - 1 + n_point;
+}
+
 static rigor_table_t *contrasts_table(const rigor_contrasts_t *set) {
   static const char *const h[] = {"axis", "point", "cell", "level", "reference", "figure", "blocks",
                                   "dropped", "ratio", "95% CI", "p t (Holm)", "p signed-rank",
@@ -119,20 +126,39 @@ static rigor_table_t *contrasts_table(const rigor_contrasts_t *set) {
                                   /* the numbers of the combined cells, for data formats */
                                   "ci low", "ci high", "p t", "p Holm", "p signed rank"};
   enum { N = sizeof h / sizeof *h, DATA = 15 };
-  rigor_table_t *t = rigor_table_new("contrasts (level / reference, paired by block)", N, h);
+  /* The point's axes, a column each, where the "point" column stands. */
+  rigor_labels_t lp = {0};
+  if (rigor_labels_of(set->exp, RIGOR_LABELS_POINT, NULL, &lp)) lp.n = 0;
+  size_t np = lp.n ? lp.n : 1, k0 = 1;
+  const char **hh = malloc((N - 1 + np) * sizeof *hh);
+  if (!hh) {
+    rigor_labels_free(&lp);
+    return NULL;
+  }
+  hh[0] = h[0];
+  if (lp.n)
+    rigor_labels_headers(&lp, hh, &k0);
+  else
+    hh[1] = h[1];
+  for (size_t k = 2; k < N; k++)
+    hh[at(k, np)] = h[k];
+  rigor_table_t *t =
+      rigor_table_new("contrasts (level / reference, paired by block)", N - 1 + np, hh);
+  free(hh);
   rigor_table_name(t, "contrasts");
+  if (t && lp.n) rigor_labels_declare(&lp, t, 1);
   static const rigor_col_kind_t kinds[N] = {
       [6] = RIGOR_COL_COUNT,         [7] = RIGOR_COL_COUNT,         [8] = RIGOR_COL_CHANGE,
       [12] = RIGOR_COL_CHANGE,       [DATA] = RIGOR_COL_CHANGE,     [DATA + 1] = RIGOR_COL_CHANGE,
       [DATA + 2] = RIGOR_COL_NUMBER, [DATA + 3] = RIGOR_COL_NUMBER, [DATA + 4] = RIGOR_COL_NUMBER};
-  for (size_t k = 0; t && k < N; k++) {
-    rigor_table_kind(t, k, kinds[k]);
-    if (k >= 9 && k <= 11) rigor_table_show(t, k, RIGOR_SHOW_HUMAN);
-    if (k >= DATA) rigor_table_show(t, k, RIGOR_SHOW_DATA);
+  for (size_t k = 2; t && k < N; k++) {
+    rigor_table_kind(t, at(k, np), kinds[k]);
+    if (k >= 9 && k <= 11) rigor_table_show(t, at(k, np), RIGOR_SHOW_HUMAN);
+    if (k >= DATA) rigor_table_show(t, at(k, np), RIGOR_SHOW_DATA);
   }
   if (t) {
-    rigor_table_key(t, 8, "change");
-    rigor_table_key(t, 12, "hl_change");
+    rigor_table_key(t, at(8, np), "change");
+    rigor_table_key(t, at(12, np), "hl_change");
   }
   for (size_t i = 0; t && i < set->n; i++) {
     const rigor_contrast_t *c = &set->items[i];
@@ -141,19 +167,22 @@ static rigor_table_t *contrasts_table(const rigor_contrasts_t *set) {
     size_t w = (size_t)row;
     char s[600];
     rigor_table_set_text(t, w, 0, c->axis);
-    rigor_table_set_text(t, w, 1, c->point_label ? c->point_label : "-");
-    rigor_table_set_text(t, w, 2, c->cell && c->cell[0] ? c->cell : "-");
-    rigor_table_set_text(t, w, 3, c->label);
-    rigor_table_set_text(t, w, 4, c->ref_label);
-    rigor_table_set_text(t, w, 5, c->figure);
-    rigor_table_set_value(t, w, 6, (double)c->n_pairs);
-    rigor_table_set_value(t, w, 7, (double)c->n_incomplete);
-    if (c->imprecise)
-      rigor_table_set_text(t, w, 8, "withheld");
+    if (lp.n)
+      rigor_labels_set(&lp, t, w, 1, 0, c->point);
     else
-      rigor_table_set_value(t, w, 8, c->ratio - 1);
+      rigor_table_set_text(t, w, 1, c->point_label ? c->point_label : "-");
+    rigor_table_set_text(t, w, at(2, np), c->cell && c->cell[0] ? c->cell : "-");
+    rigor_table_set_text(t, w, at(3, np), c->label);
+    rigor_table_set_text(t, w, at(4, np), c->ref_label);
+    rigor_table_set_text(t, w, at(5, np), c->figure);
+    rigor_table_set_value(t, w, at(6, np), (double)c->n_pairs);
+    rigor_table_set_value(t, w, at(7, np), (double)c->n_incomplete);
+    if (c->imprecise)
+      rigor_table_set_text(t, w, at(8, np), "withheld");
+    else
+      rigor_table_set_value(t, w, at(8, np), c->ratio - 1);
     fmt_interval(s, sizeof s, c);
-    rigor_table_set_text(t, w, 9, s);
+    rigor_table_set_text(t, w, at(9, np), s);
     if (c->exact)
       snprintf(s, sizeof s, "exact");
     else if (isfinite(c->p) && isfinite(c->p_holm))
@@ -162,25 +191,26 @@ static rigor_table_t *contrasts_table(const rigor_contrasts_t *set) {
       snprintf(s, sizeof s, "%.3g", c->p);
     else
       snprintf(s, sizeof s, "-");
-    rigor_table_set_text(t, w, 10, s);
+    rigor_table_set_text(t, w, at(10, np), s);
     if (isfinite(c->p_wilcoxon))
       snprintf(s, sizeof s, "%.3g%s", c->p_wilcoxon, c->wilcoxon_exact ? " exact" : "");
     else
       snprintf(s, sizeof s, "-");
-    rigor_table_set_text(t, w, 11, s);
+    rigor_table_set_text(t, w, at(11, np), s);
     if (c->imprecise)
-      rigor_table_set_text(t, w, 12, "withheld");
+      rigor_table_set_text(t, w, at(12, np), "withheld");
     else
-      rigor_table_set_value(t, w, 12, c->hl_ratio - 1);
-    rigor_table_set_text(t, w, 13, rigor_cmp_verdict_name(c->verdict));
-    rigor_table_set_text(t, w, 14, c->reason[0] ? c->reason : "-");
+      rigor_table_set_value(t, w, at(12, np), c->hl_ratio - 1);
+    rigor_table_set_text(t, w, at(13, np), rigor_cmp_verdict_name(c->verdict));
+    rigor_table_set_text(t, w, at(14, np), c->reason[0] ? c->reason : "-");
     bool interval = isfinite(c->lo) && isfinite(c->hi);
-    rigor_table_set_value(t, w, DATA, interval ? c->lo - 1 : NAN);
-    rigor_table_set_value(t, w, DATA + 1, interval ? c->hi - 1 : NAN);
-    rigor_table_set_value(t, w, DATA + 2, c->exact ? NAN : c->p);
-    rigor_table_set_value(t, w, DATA + 3, c->exact ? NAN : c->p_holm);
-    rigor_table_set_value(t, w, DATA + 4, c->p_wilcoxon);
+    rigor_table_set_value(t, w, at(DATA, np), interval ? c->lo - 1 : NAN);
+    rigor_table_set_value(t, w, at(DATA + 1, np), interval ? c->hi - 1 : NAN);
+    rigor_table_set_value(t, w, at(DATA + 2, np), c->exact ? NAN : c->p);
+    rigor_table_set_value(t, w, at(DATA + 3, np), c->exact ? NAN : c->p_holm);
+    rigor_table_set_value(t, w, at(DATA + 4, np), c->p_wilcoxon);
   }
+  rigor_labels_free(&lp);
   return t;
 }
 

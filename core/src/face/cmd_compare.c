@@ -195,6 +195,7 @@ static int compare_axis(const compare_args_t *a) {
     all = NULL;
     rigor_doc_heading(doc, 1, "rigor compare %s --axis %s", a->files[0], a->axis);
     for (size_t i = 0; i < n_sets; i++) {
+      rigor_doc_section(doc, sets[i]->exp->name);
       rigor_doc_heading(doc, 2, "experiment %s", sets[i]->exp->name);
       rigor_contrasts_doc(doc, sets[i]);
     }
