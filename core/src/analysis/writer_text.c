@@ -195,7 +195,15 @@ static void context(const rigor_part_t *p, int limit, FILE *out) {
       if (v && width(v) > vw[c]) vw[c] = width(v);
     }
   }
-  for (long r = t->n_cols > 2 ? -1 : 0; r < (long)t->n_rows; r++) {
+  for (long r = t->n_cols > 2 ? -1 : 0; t->n_cols == 2 && r < (long)t->n_rows; r++) {
+    /* One side: a long value (a path, the hash and its file) breaks under itself. */
+    const char *k = rigor_table_cell(t, (size_t)r, 0)->text,
+               *v = rigor_table_cell(t, (size_t)r, 1)->text;
+    char lead[64];
+    snprintf(lead, sizeof lead, "%-*s  ", (int)kw, k ? k : "");
+    paragraph(out, lead, v ? v : "", limit, kw + 2);
+  }
+  for (long r = t->n_cols > 2 ? -1 : 0; t->n_cols != 2 && r < (long)t->n_rows; r++) {
     const char *k = r < 0 ? "" : rigor_table_cell(t, (size_t)r, 0)->text;
     fprintf(out, "%s%*s", k ? k : "", (int)(kw - width(k ? k : "")), "");
     for (size_t c = 1; c < t->n_cols; c++) {
