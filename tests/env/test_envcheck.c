@@ -96,7 +96,8 @@ static void test_untuned_machine_warns(void **state) {
   assert_non_null(strstr(detail(checks, "load"), "3.25"));
   assert_string_equal(status(checks, "aslr"), "warn");
   assert_string_equal(status(checks, "swap"), "warn");
-  assert_string_equal(detail(checks, "swap"), "9 pages swapped in or out during 0.30 s");
+  /* The window's length is what the clock measured: on a loaded machine more than 0.3 s. */
+  assert_non_null(strstr(detail(checks, "swap"), "9 pages swapped in or out during "));
   assert_string_equal(status(checks, "busy_processes"), "ok"); /* the tree has no processes */
   json_decref(checks);
   fake_root_free(root);
@@ -199,9 +200,18 @@ static void test_names_a_real_busy_process(void **state) {
    * CPU, and sample over a second rather than a quarter. */
   for (int i = 0; i < 500 && cpu_ticks(pid) < 5; i++)
     usleep(10000);
+  unsigned long long before = cpu_ticks(pid);
   json_t *checks = rigor__env_check_at("", 1.0);
+  unsigned long long used = cpu_ticks(pid) - before;
   rigor_noise_stop(noise);
   assert_well_formed(checks);
+  /* The check's rule is more than 10% of a CPU. A machine so loaded that the burner got less
+   * than twice that in the window cannot show the rule either way. */
+  if ((double)used < 0.2 * (double)sysconf(_SC_CLK_TCK)) {
+    printf("the burner ran %llu ticks of the 1 s window: too loaded to check, skipped\n", used);
+    json_decref(checks);
+    skip();
+  }
   assert_string_equal(status(checks, "busy_processes"), "warn");
   /* The detail names the busiest few; on a loaded machine the burner need not be among them,
    * but it is always in the full list. */

@@ -1,11 +1,11 @@
 #include "contrast.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "clauses.h"
 #include "inference.h"
 #include "rigor/plugin.h"
 #include "stats.h"
@@ -264,16 +264,6 @@ static double median_in_block(const rigor_figure_t *f, const blocks_t *b, uint32
   return NAN;
 }
 
-static void appendf(char *buf, size_t len, const char *fmt, ...) {
-  size_t used = strlen(buf);
-  if (used + 2 >= len) return;
-  if (used) strcpy(buf + used, "; "), used += 2;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(buf + used, len - used, fmt, ap);
-  va_end(ap);
-}
-
 /* The step a timing cannot resolve, relative to the two medians: the larger of the rows' own
  * quanta and the smallest gap between any two of their values (identical runs on each side that
  * differ only across sides are one step apart, not an exact difference). */
@@ -294,12 +284,12 @@ static double relative_quantum(const rigor_row_t *a, const rigor_row_t *b) {
 
 static void side_problems(const rigor_row_t *w, const char *side, char *invalid, size_t ilen,
                           char *unstable, size_t ulen) {
-  if (w->n_wrong) appendf(invalid, ilen, "%s: correctness failed in %zu samples", side, w->n_wrong);
-  if (w->n_invalid) appendf(invalid, ilen, "%s: %zu invalid samples", side, w->n_invalid);
+  if (w->n_wrong) rigor_clause_append(invalid, ilen, "%s: correctness failed in %zu samples", side, w->n_wrong);
+  if (w->n_invalid) rigor_clause_append(invalid, ilen, "%s: %zu invalid samples", side, w->n_invalid);
   if (w->verdict == RIGOR_VERDICT_TOO_FEW)
-    appendf(unstable, ulen, "%s: %zu samples < %u", side, w->figure.n, w->min_samples);
+    rigor_clause_append(unstable, ulen, "%s: %zu samples < %u", side, w->figure.n, w->min_samples);
   else if (w->verdict == RIGOR_VERDICT_UNSTABLE)
-    appendf(unstable, ulen, "%s: %s %.2f%% > %.2f%%", side,
+    rigor_clause_append(unstable, ulen, "%s: %s %.2f%% > %.2f%%", side,
             w->statistic == RIGOR_GATE_ROBUST ? "robust spread" : "CV", w->gate_value * 100,
             w->cv_max * 100);
 }
@@ -316,7 +306,7 @@ static void measure(const rigor_exp_analysis_t *e, const blocks_t *blocks,
   side_problems(ref, c->ref_label, invalid, sizeof invalid, unstable, sizeof unstable);
   side_problems(row, c->label, invalid, sizeof invalid, unstable, sizeof unstable);
   if (strcmp(ref->figure.name, row->figure.name) != 0)
-    appendf(invalid, sizeof invalid, "judged by %s against %s", row->figure.name, ref->figure.name);
+    rigor_clause_append(invalid, sizeof invalid, "judged by %s against %s", row->figure.name, ref->figure.name);
   uint32_t max_block = 0;
   for (size_t k = 0; k < e->n_runs; k++)
     max_block = e->runs[k].block > max_block ? e->runs[k].block : max_block;
@@ -408,27 +398,27 @@ static void decide(rigor_contrasts_t *set) {
       c->verdict = change > 0 ? RIGOR_CMP_SLOWER : RIGOR_CMP_FASTER;
       if (c->verdict == RIGOR_CMP_SLOWER) set->regression = true;
       if (c->imprecise)
-        appendf(c->reason, sizeof c->reason,
+        rigor_clause_append(c->reason, sizeof c->reason,
                 "the whole interval lies beyond the threshold: the direction stands, the precise "
                 "figure is withheld");
       if (!c->exact && c->n_pairs >= 6 && !(c->p_wilcoxon < o->alpha))
-        appendf(c->reason, sizeof c->reason, "the signed-rank test does not confirm it (p %.3g)",
+        rigor_clause_append(c->reason, sizeof c->reason, "the signed-rank test does not confirm it (p %.3g)",
                 c->p_wilcoxon);
     } else if (c->imprecise) {
       c->verdict = RIGOR_CMP_UNSTABLE;
       c->imprecise = false; /* an unstable contrast's ratio is an observation, shown as one */
     } else if (!beyond) {
-      appendf(c->reason, sizeof c->reason, "change within the %.2f%% threshold",
+      rigor_clause_append(c->reason, sizeof c->reason, "change within the %.2f%% threshold",
               o->threshold * 100);
     } else {
-      appendf(c->reason, sizeof c->reason, "not shown beyond the threshold (Holm p %.3g%s)",
+      rigor_clause_append(c->reason, sizeof c->reason, "not shown beyond the threshold (Holm p %.3g%s)",
               c->p_holm, ci_excludes ? "" : ", 95% CI reaches inside the threshold");
     }
     if (c->floored)
-      appendf(c->reason, sizeof c->reason,
+      rigor_clause_append(c->reason, sizeof c->reason,
               "interval widened to the timing quantum (identical runs cannot show a spread)");
     if (c->exact)
-      appendf(c->reason, sizeof c->reason, "exact: %s is identical in every repeat", c->figure);
+      rigor_clause_append(c->reason, sizeof c->reason, "exact: %s is identical in every repeat", c->figure);
   }
   free(p), free(adj);
 }
