@@ -115,6 +115,47 @@ static void test_columns_read(void **state) {
   free(out);
 }
 
+/* Real runs of the null plugin: busbw only with a bus factor other than 1, and the sweep's size
+ * axis a column of sizes (bytes in CSV). */
+static void test_rates_that_apply(void **state) {
+  (void)state;
+  const char *factors[] = {"1", "1.5"};
+  for (int k = 0; k < 2; k++) {
+    char yaml[1024], cmd[2048];
+    snprintf(yaml, sizeof yaml,
+             "schema: 1\nname: rates\nplugin: null\nparams: {spin_ns: 2000, bus_factor: %s}\n"
+             "sweep: {bytes: [1KiB, 1MiB]}\ntiming: {warmup: 1, cycles: 3, iters: 5}\n"
+             "output: " DIR "/rates%d.jsonl\n",
+             factors[k], k);
+    char path[512];
+    snprintf(path, sizeof path, DIR "/rates%d.yaml", k);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(yaml, f);
+    fclose(f);
+    char *out;
+    snprintf(cmd, sizeof cmd, RIGOR "run %s --force --quiet", path);
+    assert_int_equal(run_rigor(cmd, &out), 0);
+    free(out);
+    snprintf(cmd, sizeof cmd, RIGOR "report --width 0 " DIR "/rates%d.jsonl", k);
+    assert_int_equal(run_rigor(cmd, &out), 0);
+    assert_non_null(strstr(out, "\nbytes  n  median (µs)"));
+    assert_non_null(strstr(out, "\n 1KiB "));
+    assert_non_null(strstr(out, "rate ("));
+    if (k == 0)
+      assert_null(strstr(out, "busbw"));
+    else
+      assert_non_null(strstr(out, "busbw ("));
+    assert_null(strstr(out, "best ("));
+    free(out);
+    snprintf(cmd, sizeof cmd, RIGOR "report --format csv " DIR "/rates%d.jsonl", k);
+    assert_int_equal(run_rigor(cmd, &out), 0);
+    assert_non_null(strstr(out, "\nrates,1048576,"));
+    assert_true(k == 0 || strstr(out, ",busbw_bytes_per_s,"));
+    free(out);
+  }
+}
+
 static void test_text_fits_the_width(void **state) {
   (void)state;
   char *out;
@@ -227,11 +268,9 @@ static void test_compare_views(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_context_in_every_format),
-      cmocka_unit_test(test_columns_read),
-      cmocka_unit_test(test_text_fits_the_width),
-      cmocka_unit_test(test_table_and_columns),
-      cmocka_unit_test(test_csv_is_tidy),
+      cmocka_unit_test(test_context_in_every_format), cmocka_unit_test(test_columns_read),
+      cmocka_unit_test(test_rates_that_apply),        cmocka_unit_test(test_text_fits_the_width),
+      cmocka_unit_test(test_table_and_columns),       cmocka_unit_test(test_csv_is_tidy),
       cmocka_unit_test(test_compare_views),
   };
   return cmocka_run_group_tests(tests, setup, NULL);
