@@ -29,9 +29,14 @@ void rigor_forest_svg(FILE *out, const char *heading, const char *axis_title,
   x.log = true;
   x.lo = lo / 1.02, x.hi = hi * 1.02;
   x.n_ticks = 0;
-  for (size_t i = 0; i < ticks.n_ticks; i++)
-    if (ticks.ticks[i] > 0 && ticks.ticks[i] >= x.lo && ticks.ticks[i] <= x.hi)
-      x.ticks[x.n_ticks++] = ticks.ticks[i];
+  bool one = false; /* 1 (no change) is always a tick */
+  for (size_t i = 0; i < ticks.n_ticks; i++) {
+    double v = ticks.ticks[i];
+    if (!one && v > 1 && x.lo < 1 && x.n_ticks < RIGOR_AXIS_MAX_TICKS) x.ticks[x.n_ticks++] = 1;
+    one = one || v >= 1;
+    if (v > 0 && v >= x.lo && v <= x.hi && x.n_ticks < RIGOR_AXIS_MAX_TICKS)
+      x.ticks[x.n_ticks++] = v;
+  }
   if (hi / lo > 20) rigor_axis_log(&x, RIGOR_COL_NUMBER, lo, hi);
   rigor_frame_t f = {.left = LABEL_W,
                      .top = TOP,

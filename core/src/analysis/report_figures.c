@@ -25,6 +25,15 @@ static bool median_interval(const rigor_row_t *w, double center, double *lo, dou
   return true;
 }
 
+/* Times that span two decades (a 1 ms stall among 2 µs cycles) on a log axis, where the many
+ * stay apart and the few stay on the chart. */
+static void time_axis(rigor_axis_t *a, double lo, double hi, int ticks) {
+  if (rigor_axis_wants_log(lo, hi))
+    rigor_axis_log(a, RIGOR_COL_TIME, lo, hi);
+  else
+    rigor_axis_linear(a, RIGOR_COL_TIME, lo, hi, ticks);
+}
+
 static void interval_bar(FILE *out, double x1, double x2, double y, const char *color) {
   fprintf(
       out,
@@ -50,7 +59,7 @@ static void distribution_svg(const rigor_exp_analysis_t *e, uint32_t point, FILE
     }
   if (!strips) return;
   rigor_axis_t x;
-  rigor_axis_linear(&x, RIGOR_COL_TIME, lo, hi, 8);
+  time_axis(&x, lo, hi, 8);
   int strip_h = 40;
   rigor_frame_t f = {.left = 220,
                      .top = TOP,
@@ -130,7 +139,7 @@ static void position_svg(const rigor_exp_analysis_t *e, uint32_t point, FILE *ou
   /* x counts runs: a sample sits at run + (cycle + 0.5) / cycles per run. */
   rigor_axis_linear(&x, RIGOR_COL_NUMBER, 0, max_run + 1, 10);
   rigor_axis_integral(&x);
-  rigor_axis_linear(&y, RIGOR_COL_TIME, lo, hi, 6);
+  time_axis(&y, lo, hi, 6);
   rigor_frame_t f = {.left = AXIS_LEFT,
                      .top = TOP,
                      .width = VIEW_W - AXIS_LEFT - RIGHT,
