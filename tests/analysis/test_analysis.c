@@ -160,11 +160,11 @@ static void test_report_formats(void **state) {
   assert_non_null(strstr(out, "low_clock x1"));
   free(out);
   assert_int_equal(run_rigor("report --format md " DIR "/fmt.jsonl", &out), 0);
-  assert_non_null(strstr(out, "| variant | point | n | median |"));
+  assert_non_null(strstr(out, "| timing.warmup | bytes | n | median (µs) |"));
   free(out);
   assert_int_equal(run_rigor("report --format csv --by point " DIR "/fmt.jsonl", &out), 0);
-  assert_non_null(strstr(out, "variant,point,n,median,P95,P99"));
-  assert_non_null(strstr(out, "v0,bytes=1024,15,")); /* run 3 (variant 0) crashed */
+  assert_non_null(strstr(out, "experiment,timing.warmup,bytes,n,median_s,p95_s,p99_s"));
+  assert_non_null(strstr(out, "exp,0,1024,15,")); /* run 3 (variant 0) crashed */
   free(out);
   assert_int_equal(run_rigor("report --format json -o " DIR "/fmt.json " DIR "/fmt.jsonl", &out),
                    0);

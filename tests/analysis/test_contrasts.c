@@ -289,14 +289,14 @@ static void test_report_and_compare_axis(void **state) {
   assert_non_null(strstr(out, "has no matrix axis 'warmup'"));
   free(out);
   assert_int_equal(run_rigor("report --format md " DIR "/rep.jsonl", &out), 0);
-  assert_non_null(strstr(out, "| axis | point | cell | level | reference |"));
+  assert_non_null(strstr(out, "| axis | bytes | cell | level | reference |"));
   free(out);
-  assert_int_equal(run_rigor("report --format csv " DIR "/rep.jsonl", &out), 0);
-  assert_non_null(strstr(out, "axis,point,cell,level,reference,figure,blocks"));
+  assert_int_equal(run_rigor("report --format csv --table contrasts " DIR "/rep.jsonl", &out), 0);
+  assert_non_null(strstr(out, "experiment,axis,bytes,cell,level,reference,figure,blocks"));
   free(out);
   assert_int_equal(run_rigor("report --format html " DIR "/rep.jsonl", &out), 0);
   assert_non_null(strstr(out, "<h4>contrasts: level / reference"));
-  assert_non_null(strstr(out, "stroke=\"#d62728\"")); /* a slower interval */
+  assert_non_null(strstr(out, "stroke=\"#D55E00\"")); /* a slower interval (Okabe-Ito) */
   free(out);
   assert_int_equal(run_rigor("report --format json " DIR "/rep.jsonl", &out), 0);
   json_error_t jerr;

@@ -1,4 +1,6 @@
+#include <math.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -39,6 +41,32 @@ static int screenshot(const char *html, const char *png, const char *log) {
   return system(cmd);
 }
 
+/* Nice ticks: within each chart, consecutive numeric labels of the y axis differ by 1, 2 or 5
+ * times a power of ten. */
+static void assert_nice_ticks(const char *html) {
+  size_t checked = 0;
+  for (const char *svg = strstr(html, "<svg"); svg; svg = strstr(svg + 1, "<svg")) {
+    const char *stop = strstr(svg, "</svg>");
+    double prev = NAN;
+    for (const char *p = svg; (p = strstr(p, "text-anchor=\"end\">")) && p < stop; p++) {
+      const char *v = p + strlen("text-anchor=\"end\">");
+      char *end;
+      double x = strtod(v, &end);
+      if (end == v || *end != '<') continue; /* a label with a unit, or a variant's name */
+      if (isfinite(prev)) {
+        double d = fabs(x - prev), mantissa = d / pow(10, floor(log10(d)));
+        bool nice = fabs(mantissa - 1) < 1e-6 || fabs(mantissa - 2) < 1e-6 ||
+                    fabs(mantissa - 5) < 1e-6 || fabs(mantissa - 10) < 1e-6;
+        if (!nice) print_message("tick step %g (from %g to %g) is not 1-2-5\n", d, prev, x);
+        assert_true(nice);
+        checked++;
+      }
+      prev = x;
+    }
+  }
+  assert_true(checked > 4);
+}
+
 static void test_html_report_renders(void **state) {
   (void)state;
   assert_int_equal(system("mkdir -p " DIR), 0);
@@ -54,8 +82,20 @@ static void test_html_report_renders(void **state) {
   assert_non_null(html);
   /* Self-contained: inline SVG, no script, nothing fetched. */
   assert_non_null(strstr(html, "<svg"));
-  assert_non_null(strstr(html, "distribution, point bytes=1024"));
-  assert_non_null(strstr(html, "cycle by execution position"));
+  assert_non_null(strstr(html, "samples per variant, point bytes=1024"));
+  assert_non_null(strstr(html, "cycles in execution order, point bytes=1024"));
+  /* Charts scale to the page, name their axes with one unit each, separate the schedule's
+   * blocks, show an interval on each median, and use the Okabe-Ito palette. */
+  assert_non_null(strstr(html, "viewBox=\"0 0 "));
+  assert_non_null(strstr(html, "time per operation (µs)"));
+  assert_non_null(strstr(html, "run, in execution order"));
+  assert_non_null(strstr(html, ">block 1</text>"));
+  assert_non_null(strstr(html, "95% interval of the median over runs"));
+  assert_non_null(strstr(html, "fill=\"#0072B2\""));
+  assert_null(strstr(html, "#d62728"));
+  assert_null(strstr(html, ">-0<"));
+  assert_null(strstr(html, " us<"));
+  assert_nice_ticks(html);
   assert_non_null(strstr(html, "telemetry: cpu_mhz"));
   assert_non_null(strstr(html, "<td class=\"good\">stable</td>"));
   assert_null(strstr(html, "<script"));
@@ -83,7 +123,58 @@ static void test_html_report_renders(void **state) {
   free(log);
 }
 
+/* An nccl-tests style size sweep: bandwidth against size, log-scaled over its decades. */
+static void test_html_size_sweep(void **state) {
+  (void)state;
+  assert_int_equal(system("mkdir -p " DIR), 0);
+  fx_spec_t s;
+  fx_defaults(&s);
+  s.points = 12;
+  s.bytes = 1 << 20;
+  fx_write(DIR "/sweep.jsonl", &s);
+  assert_int_equal(
+      system(RIGOR_EXE " report --format html -o " DIR "/sweep.html " DIR "/sweep.jsonl"), 0);
+  char *html = slurp(DIR "/sweep.html");
+  assert_non_null(html);
+  assert_non_null(strstr(html, "<h4>median rate against bytes</h4>"));
+  assert_non_null(strstr(html, ">bytes (log scale)</text>"));
+  /* The fixture's plugin declares no size param: plain numbers, decades on a log axis. */
+  assert_non_null(strstr(html, ">1000</text>"));
+  assert_non_null(strstr(html, ">1e6</text>"));
+  assert_null(strstr(html, "e+0"));
+  assert_non_null(strstr(html, "<polyline"));
+  assert_nice_ticks(html);
+  free(html);
+  /* The compare page of two such files: both contexts and a forest plot. */
+  s.slowdown = 0.05;
+  s.seed = 7;
+  fx_write(DIR "/sweep2.jsonl", &s);
+  assert_int_equal(system(RIGOR_EXE " compare --format html " DIR "/sweep.jsonl " DIR
+                                    "/sweep2.jsonl > " DIR "/compare.html"),
+                   4 << 8); /* exit 4: the candidate is slower */
+  html = slurp(DIR "/compare.html");
+  assert_non_null(html);
+  assert_non_null(strstr(html, "<h4>CAND / BASE (right of 1 is slower)</h4>"));
+  assert_non_null(strstr(html, "<th>BASE</th><th>CAND</th>"));
+  free(html);
+  if (system("command -v chromium >/dev/null 2>&1") != 0) {
+    print_message("chromium not installed: rendering check skipped\n");
+    skip();
+  }
+  const char *pages[] = {DIR "/sweep.html", DIR "/compare.html"};
+  for (size_t i = 0; i < 2; i++) {
+    assert_int_equal(screenshot(pages[i], DIR "/page.png", DIR "/page.log"), 0);
+    assert_true(file_size(DIR "/page.png") > 10000);
+    char *log = slurp(DIR "/page.log");
+    assert_non_null(log);
+    assert_null(strstr(log, "CONSOLE"));
+    assert_null(strstr(log, "Uncaught"));
+    free(log);
+  }
+}
+
 int main(void) {
-  const struct CMUnitTest tests[] = {cmocka_unit_test(test_html_report_renders)};
+  const struct CMUnitTest tests[] = {cmocka_unit_test(test_html_report_renders),
+                                     cmocka_unit_test(test_html_size_sweep)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -366,7 +366,7 @@ static void test_gate_statistics_and_outliers(void **state) {
   assert_int_equal(w->verdict, RIGOR_VERDICT_STABLE);
   rigor_analysis_free(a);
   assert_int_equal(run_rigor("report " DIR "/gs_robust.jsonl", &out), 0);
-  assert_non_null(strstr(out, "robust <= 5.00%"));
+  assert_non_null(strstr(out, "robust ≤ 5.00%"));
   assert_non_null(strstr(out, "outliers"));
   free(out);
 }

@@ -19,6 +19,9 @@
 #define RIGOR_GATE_STATISTIC_DEFAULT   RIGOR_GATE_CV
 /* Variance components suggest runs and cycles for a 95% interval of +-1% of the mean. */
 #define RIGOR_VARIANCE_TARGET 0.01
+/* The most runs and cycles a suggestion names (a suggestion at the bound means "at least"). */
+#define RIGOR_VARIANCE_MAX_RUNS   1000
+#define RIGOR_VARIANCE_MAX_CYCLES 1000
 
 typedef enum {
   RIGOR_VERDICT_STABLE = 0,
@@ -115,7 +118,9 @@ typedef struct rigor_row {
   /* Kalibera & Jones components when >= 2 ok runs each give the same number (>= 2) of cycles. */
   bool has_variance;
   rigor_variance_t variance;
-  uint32_t suggest_cycles, suggest_runs; /* 0 when the costs are unknown */
+  /* 0 when the costs are unknown. With no between-run variance (T2^2 <= 0) there is nothing to
+   * trade cycles against: the cycles stay as they ran and the runs are those they call for. */
+  uint32_t suggest_cycles, suggest_runs;
 } rigor_row_t;
 
 typedef struct rigor_run_info {

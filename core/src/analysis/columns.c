@@ -6,16 +6,6 @@
 
 #include "json_util.h"
 
-static const char *text_or(const char *s, const char *fallback) {
-  return s && *s ? s : fallback;
-}
-
-static const char *variant_label(const rigor_row_t *r) {
-  return text_or(r->variant_label, "?");
-}
-static const char *point_label(const rigor_row_t *r) {
-  return text_or(r->point_label, "-");
-}
 static const char *raw_variant_label(const rigor_row_t *r) {
   return r->variant_label;
 }
@@ -66,10 +56,6 @@ static double flops_rate(const rigor_row_t *r) {
 }
 static double busbw(const rigor_row_t *r) {
   return r->busbw_per_s;
-}
-/* STREAM prints its best rate in MB/s (10^6 bytes per second). */
-static double best_mbps(const rigor_row_t *r) {
-  return r->best_bytes_per_s / 1e6;
 }
 static double best(const rigor_row_t *r) {
   return r->best_bytes_per_s;
@@ -129,34 +115,81 @@ static double gate_value(const rigor_row_t *r) {
   return r->gate_value;
 }
 
+/* A rate applies when some row has it: bytes moved, flops done, or a bus factor other than 1
+ * (nccl-tests' busbw; with a factor of 1 it repeats the rate). */
+static bool any_bytes(const rigor_exp_analysis_t *e) {
+  for (size_t i = 0; i < e->n_rows; i++)
+    if (e->rows[i].bytes > 0 && isfinite(e->rows[i].bytes_per_s)) return true;
+  return false;
+}
+static bool any_flops(const rigor_exp_analysis_t *e) {
+  for (size_t i = 0; i < e->n_rows; i++)
+    if (e->rows[i].flops > 0 && isfinite(e->rows[i].flops_per_s)) return true;
+  return false;
+}
+static bool any_bus_factor(const rigor_exp_analysis_t *e) {
+  for (size_t i = 0; i < e->n_rows; i++)
+    if (isfinite(e->rows[i].bus_factor) && e->rows[i].bus_factor != 1 &&
+        isfinite(e->rows[i].busbw_per_s))
+      return true;
+  return false;
+}
+/* The best rate (bytes over the fastest time) is STREAM's own figure; elsewhere it invites
+ * quoting the luckiest cycle. */
+static bool is_stream(const rigor_exp_analysis_t *e) {
+  const char *p = json_string_value(json_object_get(json_object_get(e->record, "plugin"), "name"));
+  return p && strcmp(p, "stream") == 0 && any_bytes(e);
+}
+
 const rigor_stat_column_t rigor_stat_columns[] = {
-    {.header = "variant", .kind = RIGOR_COL_TEXT, .text = variant_label},
-    {.header = "point", .kind = RIGOR_COL_TEXT, .text = point_label},
-    {.header = "n", .json = "time_s.n", .kind = RIGOR_COL_COUNT, .value = n},
+    {.header = "n", .json = "time_s.n", .kind = RIGOR_COL_COUNT, .drop = 3, .value = n},
     {.header = "median", .json = "time_s.median", .kind = RIGOR_COL_TIME, .value = median},
-    {.header = "P95", .json = "time_s.p95", .kind = RIGOR_COL_TIME, .value = p95},
-    {.header = "P99", .json = "time_s.p99", .kind = RIGOR_COL_TIME, .value = p99},
-    {.header = "mean", .json = "time_s.mean", .kind = RIGOR_COL_TIME, .value = mean},
-    {.header = "sd", .json = "time_s.sd", .kind = RIGOR_COL_TIME, .value = sd},
+    {.header = "P95", .json = "time_s.p95", .kind = RIGOR_COL_TIME, .drop = 4, .value = p95},
+    {.header = "P99", .json = "time_s.p99", .kind = RIGOR_COL_TIME, .drop = 9, .value = p99},
+    {.header = "mean", .json = "time_s.mean", .kind = RIGOR_COL_TIME, .drop = 8, .value = mean},
+    {.header = "sd", .json = "time_s.sd", .kind = RIGOR_COL_TIME, .drop = 7, .value = sd},
     {.header = "CV", .json = "time_s.cv", .kind = RIGOR_COL_FRACTION, .value = cv},
-    {.header = "min", .json = "time_s.min", .kind = RIGOR_COL_TIME, .value = min},
-    {.header = "max", .json = "time_s.max", .kind = RIGOR_COL_TIME, .value = max},
+    {.header = "min", .json = "time_s.min", .kind = RIGOR_COL_TIME, .drop = 6, .value = min},
+    {.header = "max", .json = "time_s.max", .kind = RIGOR_COL_TIME, .drop = 6, .value = max},
     {.header = "1st-cycle",
      .json = "first_cycle_penalty",
      .kind = RIGOR_COL_CHANGE,
+     .drop = 5,
      .value = first_cycle},
-    {.header = "rate", .json = "bytes_per_s", .kind = RIGOR_COL_RATE, .value = rate},
-    {.header = "busbw", .json = "busbw_bytes_per_s", .kind = RIGOR_COL_RATE, .value = busbw},
-    {.header = "best MB/s", .kind = RIGOR_COL_NUMBER, .value = best_mbps},
-    {.header = "#wrong", .json = "wrong", .kind = RIGOR_COL_COUNT, .value = wrong},
+    {.header = "rate",
+     .json = "bytes_per_s",
+     .kind = RIGOR_COL_RATE,
+     .drop = 2,
+     .value = rate,
+     .applies = any_bytes},
+    {.header = "flops",
+     .key = "flops_per_s",
+     .json = "flops_per_s",
+     .kind = RIGOR_COL_FLOP_RATE,
+     .drop = 2,
+     .value = flops_rate,
+     .applies = any_flops},
+    {.header = "busbw",
+     .key = "busbw_bytes_per_s",
+     .json = "busbw_bytes_per_s",
+     .kind = RIGOR_COL_RATE,
+     .drop = 2,
+     .value = busbw,
+     .applies = any_bus_factor},
+    {.header = "best",
+     .key = "best_rate_bytes_per_s",
+     .json = "best_bytes_per_s",
+     .kind = RIGOR_COL_RATE,
+     .drop = 3,
+     .value = best,
+     .applies = is_stream},
+    {.header = "#wrong", .json = "wrong", .kind = RIGOR_COL_COUNT, .drop = 1, .value = wrong},
     {.header = "verdict", .json = "verdict", .kind = RIGOR_COL_TEXT, .text = verdict},
     {.json = "variant_label", .kind = RIGOR_COL_TEXT, .text = raw_variant_label},
     {.json = "point_label", .kind = RIGOR_COL_TEXT, .text = raw_point_label},
     {.json = "window", .kind = RIGOR_COL_TEXT, .text = window},
     {.json = "bytes", .kind = RIGOR_COL_NUMBER, .value = bytes},
     {.json = "flops", .kind = RIGOR_COL_NUMBER, .value = flops},
-    {.json = "flops_per_s", .kind = RIGOR_COL_RATE, .value = flops_rate},
-    {.json = "best_bytes_per_s", .kind = RIGOR_COL_RATE, .value = best},
     {.json = "cv_max", .kind = RIGOR_COL_FRACTION, .value = cv_max},
     {.json = "too_short", .kind = RIGOR_COL_COUNT, .value = too_short},
     {.json = "invalid", .kind = RIGOR_COL_COUNT, .value = invalid},
@@ -176,10 +209,14 @@ const rigor_stat_column_t rigor_stat_columns[] = {
     {.header = NULL, .json = NULL},
 };
 
-size_t rigor_stat_headers(const char **headers, size_t cap) {
+size_t rigor_stat_headers(const rigor_exp_analysis_t *e, const char **headers,
+                          const rigor_stat_column_t **picked, size_t cap) {
   size_t k = 0;
   for (const rigor_stat_column_t *c = rigor_stat_columns; c->header || c->json; c++)
-    if (c->header && k + 1 < cap) headers[k++] = c->header;
+    if (c->header && (!c->applies || c->applies(e)) && k + 1 < cap) {
+      picked[k] = c;
+      headers[k++] = c->header;
+    }
   headers[k] = NULL;
   return k;
 }

@@ -70,6 +70,7 @@ typedef struct rigor_comparison {
   bool failed;               /* some row has a verdict of opts.fail_on */
   size_t n_compared;         /* rows with usable samples on both sides */
   rigor_compare_opts_t opts; /* as compared */
+  json_t *context[2];        /* BASE's and CAND's first experiment's (context.h), or NULL */
 } rigor_comparison_t;
 
 /* Why nothing could be compared (n_compared == 0), for the message of the exit 1. */

@@ -53,6 +53,10 @@ static char *level_label(const json_t *declared, const json_t *value) {
   return label_of_value(value);
 }
 
+char *rigor_axis_level_label(const rigor_exp_analysis_t *e, const char *axis, const json_t *value) {
+  return value ? level_label(declared_axis(e, axis), value) : NULL;
+}
+
 static int push_label(rigor_axis_info_t *a, char *label) {
   if (!label) return RIGOR_ENOMEM;
   for (size_t k = 0; k < a->n_levels; k++)

@@ -27,6 +27,9 @@ typedef struct rigor_axis_info {
 /* Every matrix axis of e (with one level or more); *axes is NULL when there is none. */
 int rigor_exp_axes(const rigor_exp_analysis_t *e, rigor_axis_info_t **axes, size_t *n);
 void rigor_exp_axes_free(rigor_axis_info_t *axes, size_t n);
+/* The label of the level a variant's value of `axis` names (the declared label of a labelled
+ * level); NULL for no value or on ENOMEM. The caller frees it. */
+char *rigor_axis_level_label(const rigor_exp_analysis_t *e, const char *axis, const json_t *value);
 /* 0 when e has the axis and (if level is not NULL) the level; otherwise RIGOR_EINVAL with a
  * message that lists what there is. */
 int rigor_axis_check(const rigor_exp_analysis_t *e, const char *axis, const char *level, char *err,

@@ -1,10 +1,14 @@
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "chart.h"
 #include "contrast.h"
+#include "forest.h"
 #include "html.h"
 #include "json_util.h"
+#include "labels.h"
 
 static bool is_time(const rigor_contrast_t *c) {
   return c->figure && strcmp(c->figure, "time_s") == 0;
@@ -109,18 +113,53 @@ static void fmt_interval(char *buf, size_t len, const rigor_contrast_t *c) {
     snprintf(buf, len, "-");
 }
 
+/* Column k of the table's fixed layout, once the point's n_point axis columns took the place of
+ * column 1 ("point"). */
+static size_t at(size_t k, size_t n_point) {
+  return k < 2 ? k : k - 1 + n_point;
+}
+
 static rigor_table_t *contrasts_table(const rigor_contrasts_t *set) {
-  static const char *const h[] = {"axis",       "point",         "cell",     "level",   "reference",
-                                  "figure",     "blocks",        "dropped",  "ratio",   "95% CI",
-                                  "p t (Holm)", "p signed-rank", "HL ratio", "verdict", "why"};
-  enum { N = sizeof h / sizeof *h };
-  rigor_table_t *t = rigor_table_new("contrasts (level / reference, paired by block)", N, h);
-  static const rigor_col_kind_t kinds[N] = {[6] = RIGOR_COL_COUNT,
-                                            [7] = RIGOR_COL_COUNT,
-                                            [8] = RIGOR_COL_CHANGE,
-                                            [12] = RIGOR_COL_CHANGE};
-  for (size_t k = 0; t && k < N; k++)
-    rigor_table_kind(t, k, kinds[k]);
+  static const char *const h[] = {"axis", "point", "cell", "level", "reference", "figure", "blocks",
+                                  "dropped", "ratio", "95% CI", "p t (Holm)", "p signed-rank",
+                                  "HL ratio", "verdict", "why",
+                                  /* the numbers of the combined cells, for data formats */
+                                  "ci low", "ci high", "p t", "p Holm", "p signed rank"};
+  enum { N = sizeof h / sizeof *h, DATA = 15 };
+  /* The point's axes, a column each, where the "point" column stands. */
+  rigor_labels_t lp = {0};
+  if (rigor_labels_of(set->exp, RIGOR_LABELS_POINT, NULL, &lp)) lp.n = 0;
+  size_t np = lp.n ? lp.n : 1, k0 = 1;
+  const char **hh = malloc((N - 1 + np) * sizeof *hh);
+  if (!hh) {
+    rigor_labels_free(&lp);
+    return NULL;
+  }
+  hh[0] = h[0];
+  if (lp.n)
+    rigor_labels_headers(&lp, hh, &k0);
+  else
+    hh[1] = h[1];
+  for (size_t k = 2; k < N; k++)
+    hh[at(k, np)] = h[k];
+  rigor_table_t *t =
+      rigor_table_new("contrasts (level / reference, paired by block)", N - 1 + np, hh);
+  free(hh);
+  rigor_table_name(t, "contrasts");
+  if (t && lp.n) rigor_labels_declare(&lp, t, 1);
+  static const rigor_col_kind_t kinds[N] = {
+      [6] = RIGOR_COL_COUNT,         [7] = RIGOR_COL_COUNT,         [8] = RIGOR_COL_CHANGE,
+      [12] = RIGOR_COL_CHANGE,       [DATA] = RIGOR_COL_CHANGE,     [DATA + 1] = RIGOR_COL_CHANGE,
+      [DATA + 2] = RIGOR_COL_NUMBER, [DATA + 3] = RIGOR_COL_NUMBER, [DATA + 4] = RIGOR_COL_NUMBER};
+  for (size_t k = 2; t && k < N; k++) {
+    rigor_table_kind(t, at(k, np), kinds[k]);
+    if (k >= 9 && k <= 11) rigor_table_show(t, at(k, np), RIGOR_SHOW_HUMAN);
+    if (k >= DATA) rigor_table_show(t, at(k, np), RIGOR_SHOW_DATA);
+  }
+  if (t) {
+    rigor_table_key(t, at(8, np), "change");
+    rigor_table_key(t, at(12, np), "hl_change");
+  }
   for (size_t i = 0; t && i < set->n; i++) {
     const rigor_contrast_t *c = &set->items[i];
     long row = rigor_table_add_row(t);
@@ -128,19 +167,22 @@ static rigor_table_t *contrasts_table(const rigor_contrasts_t *set) {
     size_t w = (size_t)row;
     char s[600];
     rigor_table_set_text(t, w, 0, c->axis);
-    rigor_table_set_text(t, w, 1, c->point_label ? c->point_label : "-");
-    rigor_table_set_text(t, w, 2, c->cell && c->cell[0] ? c->cell : "-");
-    rigor_table_set_text(t, w, 3, c->label);
-    rigor_table_set_text(t, w, 4, c->ref_label);
-    rigor_table_set_text(t, w, 5, c->figure);
-    rigor_table_set_value(t, w, 6, (double)c->n_pairs);
-    rigor_table_set_value(t, w, 7, (double)c->n_incomplete);
-    if (c->imprecise)
-      rigor_table_set_text(t, w, 8, "withheld");
+    if (lp.n)
+      rigor_labels_set(&lp, t, w, 1, 0, c->point);
     else
-      rigor_table_set_value(t, w, 8, c->ratio - 1);
+      rigor_table_set_text(t, w, 1, c->point_label ? c->point_label : "-");
+    rigor_table_set_text(t, w, at(2, np), c->cell && c->cell[0] ? c->cell : "-");
+    rigor_table_set_text(t, w, at(3, np), c->label);
+    rigor_table_set_text(t, w, at(4, np), c->ref_label);
+    rigor_table_set_text(t, w, at(5, np), c->figure);
+    rigor_table_set_value(t, w, at(6, np), (double)c->n_pairs);
+    rigor_table_set_value(t, w, at(7, np), (double)c->n_incomplete);
+    if (c->imprecise)
+      rigor_table_set_text(t, w, at(8, np), "withheld");
+    else
+      rigor_table_set_value(t, w, at(8, np), c->ratio - 1);
     fmt_interval(s, sizeof s, c);
-    rigor_table_set_text(t, w, 9, s);
+    rigor_table_set_text(t, w, at(9, np), s);
     if (c->exact)
       snprintf(s, sizeof s, "exact");
     else if (isfinite(c->p) && isfinite(c->p_holm))
@@ -149,108 +191,64 @@ static rigor_table_t *contrasts_table(const rigor_contrasts_t *set) {
       snprintf(s, sizeof s, "%.3g", c->p);
     else
       snprintf(s, sizeof s, "-");
-    rigor_table_set_text(t, w, 10, s);
+    rigor_table_set_text(t, w, at(10, np), s);
     if (isfinite(c->p_wilcoxon))
       snprintf(s, sizeof s, "%.3g%s", c->p_wilcoxon, c->wilcoxon_exact ? " exact" : "");
     else
       snprintf(s, sizeof s, "-");
-    rigor_table_set_text(t, w, 11, s);
+    rigor_table_set_text(t, w, at(11, np), s);
     if (c->imprecise)
-      rigor_table_set_text(t, w, 12, "withheld");
+      rigor_table_set_text(t, w, at(12, np), "withheld");
     else
-      rigor_table_set_value(t, w, 12, c->hl_ratio - 1);
-    rigor_table_set_text(t, w, 13, rigor_cmp_verdict_name(c->verdict));
-    rigor_table_set_text(t, w, 14, c->reason[0] ? c->reason : "-");
+      rigor_table_set_value(t, w, at(12, np), c->hl_ratio - 1);
+    rigor_table_set_text(t, w, at(13, np), rigor_cmp_verdict_name(c->verdict));
+    rigor_table_set_text(t, w, at(14, np), c->reason[0] ? c->reason : "-");
+    bool interval = isfinite(c->lo) && isfinite(c->hi);
+    rigor_table_set_value(t, w, at(DATA, np), interval ? c->lo - 1 : NAN);
+    rigor_table_set_value(t, w, at(DATA + 1, np), interval ? c->hi - 1 : NAN);
+    rigor_table_set_value(t, w, at(DATA + 2, np), c->exact ? NAN : c->p);
+    rigor_table_set_value(t, w, at(DATA + 3, np), c->exact ? NAN : c->p_holm);
+    rigor_table_set_value(t, w, at(DATA + 4, np), c->p_wilcoxon);
   }
+  rigor_labels_free(&lp);
   return t;
 }
 
 /* ---- forest plot ---------------------------------------------------------------------------- */
 
-enum { FW = 860, FLEFT = 300, FRIGHT = 30, FTOP = 20, FROW = 22, FBOTTOM = 44 };
-
-static double fx(double v, double lo, double hi) {
-  return FLEFT + (log(v) - log(lo)) / (log(hi) - log(lo)) * (FW - FLEFT - FRIGHT);
-}
-
 static const char *verdict_color(rigor_cmp_verdict_t v) {
   switch (v) {
   case RIGOR_CMP_SLOWER:
-    return "#d62728";
+    return rigor_chart_worse;
   case RIGOR_CMP_FASTER:
-    return "#2ca02c";
+    return rigor_chart_better;
   case RIGOR_CMP_SAME:
-    return "#1f77b4";
+    return rigor_chart_same;
   default:
-    return "#888";
+    return rigor_chart_undecided;
   }
 }
 
-/* One line per contrast: the interval of level / reference as a cost (right of 1 is slower), on
- * a log axis, with 1 and the threshold marked. */
-static void forest_svg(const void *arg, FILE *out) {
+/* One line per contrast: the interval of level / reference as a cost (right of 1 is slower). */
+static void forest_figure(const void *arg, FILE *out) {
   const rigor_contrasts_t *set = *(const rigor_contrasts_t *const *)arg;
-  double lo = 1 / (1 + 2 * set->opts.threshold), hi = 1 + 2 * set->opts.threshold;
-  size_t shown = 0;
-  for (size_t i = 0; i < set->n; i++) {
-    double r, l, h;
-    cost(&set->items[i], &r, &l, &h);
-    if (!isfinite(r) || r <= 0) continue;
-    shown++;
-    if (isfinite(l) && l > 0) lo = fmin(lo, l);
-    if (isfinite(h)) hi = fmax(hi, h);
-    lo = fmin(lo, r), hi = fmax(hi, r);
-  }
-  if (!shown) return;
-  lo /= 1.05, hi *= 1.05;
-  int height = FTOP + (int)shown * FROW + FBOTTOM;
-  fprintf(out,
-          "<h4>contrasts: level / reference (right of 1 is slower)</h4>\n<svg "
-          "xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" class=\"chart\">\n",
-          FW, height);
-  double y_end = FTOP + (double)shown * FROW;
-  double marks[3] = {1, 1 + set->opts.threshold, 1 - set->opts.threshold};
-  for (int m = 0; m < 3; m++) {
-    if (!(marks[m] > lo && marks[m] < hi)) continue;
-    fprintf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%.1f\" stroke=\"%s\"%s/>\n",
-            fx(marks[m], lo, hi), fx(marks[m], lo, hi), FTOP, y_end, m ? "#999" : "#000",
-            m ? " stroke-dasharray=\"4,3\"" : "");
-  }
-  size_t k = 0;
-  for (size_t i = 0; i < set->n; i++) {
+  rigor_forest_item_t *items = calloc(set->n ? set->n : 1, sizeof *items);
+  char(*labels)[900] = calloc(set->n ? set->n : 1, sizeof *labels);
+  for (size_t i = 0; items && labels && i < set->n; i++) {
     const rigor_contrast_t *c = &set->items[i];
-    double r, l, h;
-    cost(c, &r, &l, &h);
-    if (!isfinite(r) || r <= 0) continue;
-    double y = FTOP + (double)k++ * FROW + FROW / 2.0;
-    char label[900];
-    snprintf(label, sizeof label, "%s%s%s%s%s vs %s", c->cell && c->cell[0] ? c->cell : "",
+    snprintf(labels[i], sizeof *labels, "%s%s%s%s%s vs %s", c->cell && c->cell[0] ? c->cell : "",
              c->cell && c->cell[0] ? ", " : "", c->point_label ? c->point_label : "",
              c->point_label ? ": " : "", c->label, c->ref_label);
-    fprintf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">", FLEFT - 8, y + 4);
-    rigor_html_escape(out, label);
-    fputs("</text>\n", out);
-    const char *color = verdict_color(c->verdict);
-    if (isfinite(l) && isfinite(h) && l > 0)
-      fprintf(out,
-              "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-              "stroke-width=\"2\"/>\n",
-              fx(l, lo, hi), fx(h, lo, hi), y, y, color);
-    if (!c->imprecise)
-      fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/>\n", fx(r, lo, hi), y,
-              color);
+    items[i].label = labels[i];
+    cost(c, &items[i].ratio, &items[i].lo, &items[i].hi);
+    items[i].show_ratio = !c->imprecise;
+    items[i].color = verdict_color(c->verdict);
   }
-  fprintf(out, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#000\"/>\n", FLEFT,
-          FW - FRIGHT, y_end, y_end);
-  for (int t = 0; t <= 4; t++) {
-    double v = exp(log(lo) + (log(hi) - log(lo)) * t / 4);
-    fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.3gx</text>\n", fx(v, lo, hi),
-            y_end + 16, v);
-  }
-  fputs("</svg>\n<p class=\"legend\">line: 95% interval; dot: the ratio (withheld when "
-        "imprecise); dashed: the threshold; colour: verdict (red slower, green faster, blue "
-        "same, grey undecided)</p>\n",
-        out);
+  if (items && labels)
+    rigor_forest_svg(out, "contrasts: level / reference (right of 1 is slower)",
+                     "level / reference, as a cost (log scale)", items, set->n,
+                     set->opts.threshold);
+  free(items), free(labels);
 }
 
 void rigor_contrasts_doc(rigor_doc_t *doc, const rigor_contrasts_t *c) {
@@ -265,5 +263,5 @@ void rigor_contrasts_doc(rigor_doc_t *doc, const rigor_contrasts_t *c) {
     rigor_doc_text(doc, "  %s", s);
   }
   rigor_doc_table(doc, contrasts_table(c));
-  rigor_doc_figure(doc, forest_svg, &c, sizeof c);
+  rigor_doc_figure(doc, forest_figure, &c, sizeof c);
 }

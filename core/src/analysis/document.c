@@ -1,6 +1,7 @@
 #include "document.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,10 +18,13 @@ void rigor_doc_free(rigor_doc_t *doc) {
     free(p->text);
     rigor_table_free(p->table);
     json_decref(p->notes);
+    json_decref(p->warnings);
     free(p->figure_arg);
+    free(p->section);
   }
   free(doc->parts);
   free(doc->title);
+  free(doc->section), free(doc->main_table), free(doc->data_table);
   json_decref(doc->data);
   if (doc->state_free) doc->state_free(doc->state);
   free(doc);
@@ -37,6 +41,7 @@ static rigor_part_t *push(rigor_doc_t *doc, rigor_part_kind_t kind) {
   rigor_part_t *p = &doc->parts[doc->n_parts++];
   memset(p, 0, sizeof *p);
   p->kind = kind;
+  if (doc->section) p->section = strdup(doc->section);
   return p;
 }
 
@@ -91,4 +96,136 @@ void rigor_doc_figure(rigor_doc_t *doc, rigor_figure_fn fn, const void *arg, siz
   p->figure = fn;
   p->figure_arg = malloc(arg_size ? arg_size : 1);
   if (p->figure_arg) memcpy(p->figure_arg, arg, arg_size);
+}
+
+void rigor_doc_context(rigor_doc_t *doc, rigor_table_t *fields, json_t *warnings) {
+  rigor_part_t *p = fields ? push(doc, RIGOR_PART_CONTEXT) : NULL;
+  if (!p) {
+    rigor_table_free(fields);
+    json_decref(warnings);
+    return;
+  }
+  p->table = fields;
+  p->warnings = warnings;
+}
+
+static void replace(char **slot, const char *value) {
+  free(*slot);
+  *slot = value ? strdup(value) : NULL;
+}
+
+void rigor_doc_section(rigor_doc_t *doc, const char *name) {
+  replace(&doc->section, name);
+}
+
+void rigor_doc_main_table(rigor_doc_t *doc, const char *name) {
+  replace(&doc->main_table, name);
+}
+
+const char *rigor_doc_data_table(const rigor_doc_t *doc) {
+  if (doc->data_table) return doc->data_table;
+  if (doc->main_table) return doc->main_table;
+  for (size_t i = 0; i < doc->n_parts; i++)
+    if (doc->parts[i].kind == RIGOR_PART_TABLE) return doc->parts[i].table->name;
+  return "";
+}
+
+static bool part_has_table(const rigor_part_t *p, const char *name) {
+  return (p->kind == RIGOR_PART_TABLE || p->kind == RIGOR_PART_CONTEXT) && p->table &&
+         strcmp(p->table->name, name) == 0;
+}
+
+/* s is an item of the ", "-separated list. */
+static bool listed(const char *list, const char *s) {
+  size_t n = strlen(s);
+  for (const char *p = list; n && (p = strstr(p, s)); p += n)
+    if ((p == list || (p - list >= 2 && p[-2] == ',' && p[-1] == ' ')) &&
+        (p[n] == '\0' || p[n] == ','))
+      return true;
+  return false;
+}
+
+static void append(char *buf, size_t len, const char *s) {
+  size_t used = strlen(buf);
+  if (!listed(buf, s)) snprintf(buf + used, len - used, "%s%s", used ? ", " : "", s);
+}
+
+/* The columns of one table in the order asked, skipping those it lacks; false when out of
+ * memory. */
+static bool project(rigor_part_t *p, const char *const *columns, size_t n, bool *matched) {
+  size_t *cols = malloc((n ? n : 1) * sizeof *cols), k = 0;
+  if (!cols) return false;
+  for (size_t i = 0; i < n; i++) {
+    long c = rigor_table_find(p->table, columns[i]);
+    if (c < 0) continue;
+    matched[i] = true;
+    cols[k++] = (size_t)c;
+  }
+  rigor_table_t *t = rigor_table_project(p->table, cols, k);
+  free(cols);
+  if (!t) return false;
+  rigor_table_free(p->table);
+  p->table = t;
+  return true;
+}
+
+int rigor_doc_select(rigor_doc_t *doc, const char *table, const char *const *columns,
+                     size_t n_columns, char *err, size_t errlen) {
+  char names[4096] = "";
+  bool found = false;
+  for (size_t i = 0; i < doc->n_parts; i++) {
+    const rigor_part_t *p = &doc->parts[i];
+    if ((p->kind == RIGOR_PART_TABLE || p->kind == RIGOR_PART_CONTEXT) && p->table &&
+        p->table->name[0]) {
+      append(names, sizeof names, p->table->name);
+      found = found || (table && strcmp(p->table->name, table) == 0);
+    }
+  }
+  if (table && !found) {
+    snprintf(err, errlen, "no table '%s' in this report (tables: %s)", table,
+             names[0] ? names : "none");
+    return RIGOR_EINVAL;
+  }
+  if (table) {
+    size_t k = 0;
+    for (size_t i = 0; i < doc->n_parts; i++) {
+      rigor_part_t *p = &doc->parts[i];
+      bool keep = p->kind == RIGOR_PART_HEADING || p->kind == RIGOR_PART_CONTEXT ||
+                  part_has_table(p, table);
+      if (keep) {
+        doc->parts[k++] = *p;
+        continue;
+      }
+      free(p->text);
+      rigor_table_free(p->table);
+      json_decref(p->notes);
+      json_decref(p->warnings);
+      free(p->figure_arg);
+      free(p->section);
+    }
+    doc->n_parts = k;
+    replace(&doc->data_table, table);
+  }
+  if (n_columns == 0) return 0;
+  const char *target = rigor_doc_data_table(doc);
+  bool *matched = calloc(n_columns, sizeof *matched);
+  if (!matched) return RIGOR_ENOMEM;
+  char available[4096] = "";
+  int rc = 0;
+  for (size_t i = 0; !rc && i < doc->n_parts; i++) {
+    rigor_part_t *p = &doc->parts[i];
+    if (!part_has_table(p, target)) continue;
+    for (size_t c = 0; c < p->table->n_cols; c++)
+      if (p->table->show[c] != RIGOR_SHOW_DATA)
+        append(available, sizeof available, p->table->headers[c]);
+    if (!project(p, columns, n_columns, matched)) rc = RIGOR_ENOMEM;
+  }
+  for (size_t i = 0; !rc && i < n_columns; i++)
+    if (!matched[i]) {
+      snprintf(err, errlen, "table '%s' has no column '%s' (columns: %s)", target, columns[i],
+               available[0] ? available : "none");
+      rc = RIGOR_EINVAL;
+    }
+  free(matched);
+  return rc;
 }

@@ -32,10 +32,15 @@ void rigor__suggest_counts(rigor_exp_analysis_t *e) {
     double run_cost = fmax(run_total - cycles * per_cycle, 0);
     for (size_t r = 0; r < e->n_rows; r++) {
       rigor_row_t *row = &e->rows[r];
-      if (row->variant == v && row->has_variance)
+      if (row->variant == v && row->has_variance) {
+        /* Without between-run variance K&J's optimum is "as many cycles as allowed", a cap
+         * rather than an answer: keep the cycles that ran. */
+        uint32_t max_cycles =
+            row->variance.t2_sq > 0 ? RIGOR_VARIANCE_MAX_CYCLES : (uint32_t)row->variance.cycles;
         rigor_variance_suggest(&row->variance, per_cycle, run_cost,
-                               RIGOR_VARIANCE_TARGET * fabs(row->variance.mean), 1000, 1000,
-                               &row->suggest_cycles, &row->suggest_runs);
+                               RIGOR_VARIANCE_TARGET * fabs(row->variance.mean), max_cycles,
+                               RIGOR_VARIANCE_MAX_RUNS, &row->suggest_cycles, &row->suggest_runs);
+      }
     }
   }
 }

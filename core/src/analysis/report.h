@@ -56,7 +56,10 @@ void rigor_report_replication_notes(const rigor_exp_analysis_t *e, json_t *notes
 /* Notes for one experiment: truncated file, ignored samples, incomplete designs, design-effect
  * warnings, run failure reasons. An array of strings. */
 json_t *rigor_report_notes(const rigor_analysis_t *a, const rigor_exp_analysis_t *e);
-/* The charts of one experiment (report_figures.c). */
+/* The charts of one experiment (report_figures.c): the curves of its rate against each numeric
+ * axis, shown beside the statistics, and the rest (samples per point, execution order,
+ * telemetry). */
+void rigor_report_curves(rigor_doc_t *doc, const rigor_exp_analysis_t *e);
 void rigor_report_figures(rigor_doc_t *doc, const rigor_exp_analysis_t *e);
 /* JSON: every row with its statistics, the contrasts, and one object per run (times, exactness,
  * ok). `contrasts` has one entry per experiment of a, or is NULL for the default references. */

@@ -6,6 +6,7 @@
 rigor_table_t *rigor_report_builds_table(const rigor_exp_analysis_t *e) {
   static const char *const h[] = {"build", "plugin", "version", "sha256", "file"};
   rigor_table_t *t = rigor_table_new("builds (each run loaded its build's plugin)", 5, h);
+  rigor_table_name(t, "builds");
   size_t i;
   json_t *b;
   json_array_foreach(json_object_get(e->record, "builds"), i, b) {

@@ -35,6 +35,7 @@ rigor_table_t *rigor_report_calibration_table(const rigor_exp_analysis_t *e) {
   rigor_table_t *t = rigor_table_new("iteration calibration (timing.iters: auto; iters doubled "
                                      "until the window reached min_window)",
                                      7, h);
+  if (t) rigor_table_name(t, "calibration");
   calibrated_t *all = NULL;
   size_t n = 0;
   for (size_t k = 0; t && k < e->n_runs; k++) {

@@ -1,5 +1,6 @@
 #include <stdlib.h>
 
+#include "context.h"
 #include "report.h"
 
 /* What the document borrows: the analysis and the contrasts of each experiment. */
@@ -39,14 +40,19 @@ rigor_doc_t *rigor_report_doc(const rigor_analysis_t *a, const rigor_report_opts
   doc->json = report_json;
   doc->json_arg = s;
   rigor_doc_heading(doc, 1, "rigor report");
+  rigor_doc_main_table(doc, "statistics");
   for (size_t x = 0; x < a->n_exps; x++) {
     const rigor_exp_analysis_t *e = &a->exps[x];
+    rigor_doc_section(doc, e->name);
     rigor_doc_heading(doc, 2, "experiment %s (%s)%s%s", e->name, e->source,
                       e->design ? ", order " : "", e->design ? e->design : "");
+    rigor_context_doc(doc, e);
     rigor_table_t *tables[16];
     size_t n = rigor_report_tables(e, o->by, tables, 16);
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
       rigor_doc_table(doc, tables[i]);
+      if (i == 0) rigor_report_curves(doc, e); /* the statistics' picture, beside them */
+    }
     if (rigor_report_contrasts(e, o->refs, o->n_refs, &s->contrasts[x]) == 0)
       for (size_t i = 0; i < s->contrasts[x].n; i++)
         rigor_contrasts_doc(doc, s->contrasts[x].sets[i]);

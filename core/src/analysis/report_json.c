@@ -1,6 +1,7 @@
 #include <math.h>
 
 #include "columns.h"
+#include "context.h"
 #include "report.h"
 
 /* JSON has no NaN: a missing statistic is null. */
@@ -45,6 +46,8 @@ static json_t *row_json(const rigor_row_t *w) {
                   "s2_sq", real(v->s2_sq), "t2_sq", real(v->t2_sq), "half_width",
                   real(v->half_width), "level", real(v->level), "suggest_cycles",
                   (json_int_t)w->suggest_cycles, "suggest_runs", (json_int_t)w->suggest_runs));
+    json_object_set_new(json_object_get(row, "variance"), "between_run_variance",
+                        json_boolean(v->t2_sq > 0));
   }
   return row;
 }
@@ -139,14 +142,14 @@ json_t *rigor_report_json(const rigor_analysis_t *a, const rigor_exp_contrasts_t
     json_t *rows = json_array();
     for (size_t r = 0; r < e->n_rows; r++)
       json_array_append_new(rows, row_json(&e->rows[r]));
-    json_array_append_new(exps,
-                          json_pack("{s:s, s:s, s:s?, s:o, s:o, s:o, s:o, s:o, s:O?, s:O?, s:o}",
-                                    "name", e->name, "source", e->source, "design", e->design,
-                                    "variants", variants_json(e), "rows", rows, "contrasts",
-                                    contrasts_json(e, contrasts ? &contrasts[x] : NULL), "effects",
-                                    effects_json(e), "runs", runs_json(e), "builds",
-                                    json_object_get(e->record, "builds"), "stop", e->stop, "notes",
-                                    rigor_report_notes(a, e)));
+    json_array_append_new(
+        exps,
+        json_pack("{s:s, s:s, s:s?, s:o, s:o, s:o, s:o, s:o, s:o, s:O?, s:O?, s:o}", "name",
+                  e->name, "source", e->source, "design", e->design, "context",
+                  rigor_context_json(e), "variants", variants_json(e), "rows", rows, "contrasts",
+                  contrasts_json(e, contrasts ? &contrasts[x] : NULL), "effects", effects_json(e),
+                  "runs", runs_json(e), "builds", json_object_get(e->record, "builds"), "stop",
+                  e->stop, "notes", rigor_report_notes(a, e)));
   }
   return json_pack("{s:s, s:o}", "schema", "rigor.report/1", "experiments", exps);
 }

@@ -31,6 +31,7 @@ rigor_table_t *rigor_report_replication_table(const rigor_exp_analysis_t *e) {
              (long long)json_integer_value(json_object_get(stop, "max")),
              json_string_value(json_object_get(stop, "reason")));
   rigor_table_t *t = rigor_table_new(title, 5, h);
+  rigor_table_name(t, "replication");
   size_t i;
   json_t *x;
   json_array_foreach(json_object_get(stop, "targets"), i, x) {

@@ -1,3 +1,5 @@
+#include <stdlib.h>
+
 #include "writers.h"
 
 enum { CELL_MAX = 4096 };
@@ -9,19 +11,27 @@ static void cell(const char *s, FILE *out) {
   }
 }
 
+/* A pipe table of the columns people read, numbers right-aligned, one unit per column in its
+ * header (nvbench's markdown, one column per axis). */
 static void table(const rigor_table_t *t, FILE *out) {
   char text[CELL_MAX];
+  rigor_unit_t *units = malloc((t->n_cols ? t->n_cols : 1) * sizeof *units);
+  if (!units) return;
+  for (size_t c = 0; c < t->n_cols; c++)
+    units[c] = rigor_table_unit(t, c);
   if (t->title[0]) fprintf(out, "### %s\n\n", t->title);
-  for (size_t r = 0; r <= t->n_rows + 1; r++) {
+  for (long r = -2; r < (long)t->n_rows; r++) {
     fputc('|', out);
     for (size_t c = 0; c < t->n_cols; c++) {
+      if (t->show[c] == RIGOR_SHOW_DATA) continue;
       fputc(' ', out);
-      if (r == 1) {
-        fputs("---", out);
-      } else if (r == 0) {
-        cell(t->headers[c], out);
+      if (r == -1) {
+        fputs(rigor_table_is_numeric(t, c) ? "---:" : "---", out);
+      } else if (r == -2) {
+        rigor_table_header_human(t, c, &units[c], text, sizeof text);
+        cell(text, out);
       } else {
-        rigor_table_cell_text(t, r - 2, c, text, sizeof text);
+        rigor_table_cell_human(t, (size_t)r, c, &units[c], text, sizeof text);
         cell(text, out);
       }
       fputs(" |", out);
@@ -29,6 +39,32 @@ static void table(const rigor_table_t *t, FILE *out) {
     fputc('\n', out);
   }
   fputc('\n', out);
+  free(units);
+}
+
+/* One bullet per field, or a table when the context has several sides; warnings quoted. */
+static void context(const rigor_part_t *p, FILE *out) {
+  const rigor_table_t *t = p->table;
+  if (t->n_cols > 2) {
+    table(t, out);
+  } else {
+    for (size_t r = 0; r < t->n_rows; r++) {
+      const char *k = rigor_table_cell(t, r, 0)->text, *v = rigor_table_cell(t, r, 1)->text;
+      fputs("- **", out);
+      cell(k ? k : "", out);
+      fputs("**: ", out);
+      cell(v ? v : "", out);
+      fputc('\n', out);
+    }
+    fputc('\n', out);
+  }
+  size_t k;
+  json_t *w;
+  json_array_foreach(p->warnings, k, w) {
+    fputs("> **warning**: ", out);
+    cell(json_string_value(w), out);
+    fputs("\n\n", out);
+  }
 }
 
 int rigor_write_md(const rigor_doc_t *doc, FILE *out) {
@@ -39,6 +75,9 @@ int rigor_write_md(const rigor_doc_t *doc, FILE *out) {
     switch (p->kind) {
     case RIGOR_PART_HEADING:
       fprintf(out, "%s %s\n\n", p->level == 1 ? "#" : "##", p->text);
+      break;
+    case RIGOR_PART_CONTEXT:
+      context(p, out);
       break;
     case RIGOR_PART_TABLE:
       table(p->table, out);

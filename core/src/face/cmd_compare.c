@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "compare.h"
 #include "contrast.h"
+#include "report_view.h"
 #include "writers.h"
 #include "units.h"
 
@@ -22,6 +23,7 @@ typedef struct compare_args {
   const char *axis, *ref, *candidate, *out_path;
   const rigor_writer_t *writer;
   const rigor_command_t *cmd;
+  rigor_report_view_t view;
 } compare_args_t;
 
 static int exit_for(bool vacuous, bool regression, bool failed, const char *why) {
@@ -46,14 +48,16 @@ static int compare_files(const compare_args_t *a) {
   int code;
   if (rigor_compare(an[0], an[1], &a->opts, &c) == 0) {
     rigor_doc_t *doc = rigor_comparison_doc(c);
-    FILE *out = rigor_output_open(a->cmd, a->out_path);
-    int wrc = out && doc ? a->writer->write(doc, out) : -1;
+    bool bad_view = doc && rigor_report_view_apply(&a->view, "compare", doc);
+    FILE *out = doc && !bad_view ? rigor_output_open(a->cmd, a->out_path) : NULL;
+    int wrc = out ? a->writer->write(doc, out) : -1;
     bool written = out && rigor_output_close(a->cmd, a->out_path, out) == 0 && wrc == 0;
     rigor_doc_free(doc);
     char why[256];
     rigor_comparison_vacuous_reason(c, why, sizeof why);
-    code = written ? exit_for(c->n_compared == 0, c->regression, c->failed, why)
-                   : RIGOR_EXIT_RUN_FAILED;
+    code = bad_view  ? RIGOR_EXIT_USAGE
+           : written ? exit_for(c->n_compared == 0, c->regression, c->failed, why)
+                     : RIGOR_EXIT_RUN_FAILED;
     rigor_comparison_free(c);
   } else {
     fprintf(stderr, "rigor compare: out of memory\n");
@@ -113,6 +117,7 @@ static int compare_axis(const compare_args_t *a) {
     json_decref(part);
   }
   rigor_doc_t *doc = rigor_doc_new("rigor compare");
+  bool bad_view = false;
   if (doc) {
     doc->data = json_pack("{s:s, s:s, s:s, s:o, s:o, s:b, s:b, s:o}", "schema", "rigor.contrasts/1",
                           "file", a->files[0], "axis", a->axis, "threshold",
@@ -121,21 +126,24 @@ static int compare_axis(const compare_args_t *a) {
     all = NULL;
     rigor_doc_heading(doc, 1, "rigor compare %s --axis %s", a->files[0], a->axis);
     for (size_t i = 0; i < n_sets; i++) {
+      rigor_doc_section(doc, sets[i]->exp->name);
       rigor_doc_heading(doc, 2, "experiment %s", sets[i]->exp->name);
       rigor_contrasts_doc(doc, sets[i]);
     }
     rigor_doc_text(doc, "%s%s", regression ? "REGRESSION: some levels are slower" : "no regression",
                    failed ? "; FAILED: some contrasts have a verdict of --fail-on" : "");
+    bad_view = rigor_report_view_apply(&a->view, "compare", doc) != 0;
   }
   json_decref(all);
-  FILE *out = doc ? rigor_output_open(a->cmd, a->out_path) : NULL;
+  FILE *out = doc && !bad_view ? rigor_output_open(a->cmd, a->out_path) : NULL;
   int wrc = out ? a->writer->write(doc, out) : -1;
   bool written = out && rigor_output_close(a->cmd, a->out_path, out) == 0 && wrc == 0;
   rigor_doc_free(doc);
-  code = written ? exit_for(compared == 0, regression, failed,
-                            "no contrast has a complete block (both levels ran ok in the same "
-                            "block)")
-                 : RIGOR_EXIT_RUN_FAILED;
+  code = bad_view  ? RIGOR_EXIT_USAGE
+         : written ? exit_for(compared == 0, regression, failed,
+                              "no contrast has a complete block (both levels ran ok in the same "
+                              "block)")
+                   : RIGOR_EXIT_RUN_FAILED;
 done:
   for (size_t i = 0; i < n_sets; i++)
     rigor_contrasts_free(sets[i]);
@@ -158,9 +166,10 @@ static int parse_values(const rigor_command_t *cmd, const char *threshold, const
 }
 
 int rigor_cmd_compare(int argc, char **argv) {
-  compare_args_t a = {0};
+  compare_args_t a = {.view = RIGOR_REPORT_VIEW_INIT};
   rigor_compare_opts_default(&a.opts);
-  const char *threshold = NULL, *seed = NULL, *fail_on = NULL, *format = NULL;
+  const char *threshold = NULL, *seed = NULL, *fail_on = NULL, *format = NULL, *table = NULL,
+             *columns = NULL, *width = NULL;
   rigor_strings_t ignore = {0}, files = {0};
   const rigor_option_t options[] = {
       {"threshold", 0, "PCT", "the smallest change that counts (2% or 0.02; default 2%)",
@@ -178,6 +187,10 @@ int rigor_cmd_compare(int argc, char **argv) {
       {"ref", 0, "LEVEL", "with --axis: the reference level (default: the first)", .value = &a.ref},
       {"candidate", 0, "LEVEL", "with --axis: only this level against the reference",
        .value = &a.candidate},
+      {"table", 0, "NAME", "only the table NAME", .value = &table},
+      {"columns", 0, "A,B,...", "only these columns, in this order", .value = &columns},
+      {"width", 0, "N", "fit text to N columns (0: no limit; default $COLUMNS or the terminal)",
+       .value = &width},
       {NULL},
   };
   const rigor_command_t cmd = {"compare", "BASE CAND [OPTION]...\nFILE --axis AXIS [OPTION]...",
@@ -186,6 +199,10 @@ int rigor_cmd_compare(int argc, char **argv) {
   int code = rigor_args_parse(&cmd, argc, argv, &files);
   if (code < 0) code = parse_values(&cmd, threshold, seed, fail_on, &a.opts);
   if (code < 0 && !(a.writer = rigor_args_writer(&cmd, format))) code = RIGOR_EXIT_USAGE;
+  if (code < 0 && ((table && rigor_report_view_set(&a.view, "compare", "--table", table)) ||
+                   (columns && rigor_report_view_set(&a.view, "compare", "--columns", columns)) ||
+                   (width && rigor_report_view_set(&a.view, "compare", "--width", width))))
+    code = RIGOR_EXIT_USAGE;
   a.files = files.v, a.n_files = files.n;
   a.opts.ignore_identity = ignore.v, a.opts.n_ignore = ignore.n;
   if (code >= 0) {

@@ -5,6 +5,7 @@
 #include "analysis.h"
 #include "cli.h"
 #include "report.h"
+#include "report_view.h"
 #include "writers.h"
 
 static const char about[] =
@@ -14,7 +15,9 @@ static const char about[] =
     "level (or the level --ref names), paired by block.\n";
 
 int rigor_cmd_report(int argc, char **argv) {
-  const char *format = NULL, *out_path = NULL, *by = NULL;
+  const char *format = NULL, *out_path = NULL, *by = NULL, *table = NULL, *columns = NULL,
+             *width = NULL;
+  rigor_report_view_t view = RIGOR_REPORT_VIEW_INIT;
   rigor_strings_t refs = {0}, files = {0};
   const rigor_option_t options[] = {
       {"format", 0, "FORMAT", "text (default), md, csv, json or html", .value = &format},
@@ -23,6 +26,11 @@ int rigor_cmd_report(int argc, char **argv) {
       {"by", 0, "WHAT", "rows by variant (default) or by point", .value = &by},
       {"ref", 0, "AXIS=LEVEL", "contrast AXIS against LEVEL instead of its first (repeatable)",
        .list = &refs},
+      {"table", 0, "NAME", "only the table NAME (CSV: the statistics unless NAME says another)",
+       .value = &table},
+      {"columns", 0, "A,B,...", "only these columns, in this order", .value = &columns},
+      {"width", 0, "N", "fit text to N columns (0: no limit; default $COLUMNS or the terminal)",
+       .value = &width},
       {NULL},
   };
   const rigor_command_t cmd = {"report", "FILE... [OPTION]...", about, options};
@@ -36,6 +44,10 @@ int rigor_cmd_report(int argc, char **argv) {
   int k = code < 0 && by ? rigor_args_choice(&cmd, "--by", by, bys) : 0;
   if (k < 0) code = RIGOR_EXIT_USAGE;
   ropts.by = k == 1 ? RIGOR_BY_POINT : RIGOR_BY_VARIANT;
+  if (code < 0 && ((table && rigor_report_view_set(&view, "report", "--table", table)) ||
+                   (columns && rigor_report_view_set(&view, "report", "--columns", columns)) ||
+                   (width && rigor_report_view_set(&view, "report", "--width", width))))
+    code = RIGOR_EXIT_USAGE;
   if (code >= 0) goto done;
   char err[1024] = "";
   code = RIGOR_EXIT_USAGE;
@@ -44,9 +56,16 @@ int rigor_cmd_report(int argc, char **argv) {
     fprintf(stderr, "rigor report: %s\n", err);
     goto done;
   }
-  FILE *out = rigor_output_open(&cmd, out_path);
-  if (!out) goto done;
   rigor_doc_t *doc = rigor_report_doc(a, &ropts);
+  if (doc && rigor_report_view_apply(&view, "report", doc)) {
+    rigor_doc_free(doc);
+    goto done;
+  }
+  FILE *out = rigor_output_open(&cmd, out_path);
+  if (!out) {
+    rigor_doc_free(doc);
+    goto done;
+  }
   int rc = doc ? writer->write(doc, out) : RIGOR_ENOMEM;
   rigor_doc_free(doc);
   code = rigor_output_close(&cmd, out_path, out) || rc ? RIGOR_EXIT_RUN_FAILED : RIGOR_EXIT_OK;
