@@ -160,8 +160,8 @@ int main(int argc, char **argv) {
          pool.best / omp.best, pool.median / omp.median);
 
   /* map on 2 cores against the stream plugin's copy on 2 threads, the same 2 * 64 MiB of arrays
-   * beyond the LLC: the scalar and the vector loop in the X280 measurements' chunks (with and without the
-   * next-chunk prefetch) and in quarters. */
+   * beyond the LLC: the scalar and the vector loop in the X280 measurements' chunks (with and
+   * without the next-chunk prefetch) and in quarters. */
   x280_params_t mp[] = {point(X280_MAP, words, 2),        point(X280_MAP, words, 2),
                         point(X280_MAP, words, 2),        point(X280_MAP_VECTOR, words, 2),
                         point(X280_MAP_VECTOR, words, 2), point(X280_MAP_VECTOR, words, 2)};
