@@ -89,14 +89,15 @@ static size_t runs_in(const json_t *recs, int block) {
   return n;
 }
 
-/* Reachable from the first evaluation (min 3), but the Latin square has two rows: the
- * experiment stops only once the square is complete, at the fourth block. */
+/* Reachable from the first evaluation (min 3: the exact plugin's contrast has no width), but the
+ * Latin square has two rows: the experiment stops only once the square is complete, at the
+ * fourth block. */
 static void test_precision_reached_completes_the_square(void **st) {
   (void)st;
   char *cfg = config_in(dir, "p.yaml",
-                        "schema: 1\nname: p\nplugin: \"null\"\n"
-                        "matrix: {spin_ns: [20000, 40000]}\n"
-                        "timing: {warmup: 1, cycles: 5, iters: 10}\n"
+                        "schema: 1\nname: p\nplugin: exact\n"
+                        "matrix: {cost: [2, 4]}\n"
+                        "timing: {warmup: 1, cycles: 5, iters: auto, min_window: 1ms}\n"
                         "order: {design: latin, replicates: {min: 3, max: 20, precision: 80%}}\n"
                         "output: p.jsonl\n");
   const char *plan[] = {"plan", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, NULL};
@@ -153,9 +154,9 @@ static void test_precision_reached_completes_the_square(void **st) {
 static void test_rows_and_an_incomplete_square(void **st) {
   (void)st;
   char *rows = config_in(dir, "rows.yaml",
-                         "schema: 1\nname: rows\nplugin: \"null\"\n"
-                         "params: {spin_ns: 20000}\n"
-                         "timing: {warmup: 1, cycles: 5, iters: 10}\n"
+                         "schema: 1\nname: rows\nplugin: exact\n"
+                         "params: {cost: 3}\n"
+                         "timing: {warmup: 1, cycles: 5, iters: auto, min_window: 1ms}\n"
                          "order: {replicates: {min: 3, max: 6, precision: 90%}}\n"
                          "output: rows.jsonl\n");
   cmd_result_t r = run(rows, NULL);
