@@ -171,22 +171,16 @@ static void test_same_so_twice_from_the_command_line(void **st) {
                         "gate: {cv_max: 1000%}\n"
                         "output: aa.jsonl\n");
   const char *plan[] = {
-      "plan", cfg, "--build", "a=" RIGOR_PLUGIN_DIR, "--build", "b=" RIGOR_PLUGIN_DIR,
-      NULL};
+      "plan", cfg, "--build", "a=" RIGOR_PLUGIN_DIR, "--build", "b=" RIGOR_PLUGIN_DIR, NULL};
   cmd_result_t p = rigor(plan);
   assert_int_equal(p.exit_code, 0);
   assert_non_null(strstr(p.out, "4 variants x 4 blocks"));
   assert_non_null(strstr(p.out, "build=a, spin_ns=20000"));
   assert_non_null(strstr(p.out, "build b: " RIGOR_PLUGIN_DIR));
   cmd_result_free(&p);
-  const char *args[] = {"run",
-                        cfg,
-                        "--no-report",
-                        "--build",
-                        "a=" RIGOR_PLUGIN_DIR,
-                        "--build",
-                        "b=" RIGOR_PLUGIN_DIR,
-                        NULL};
+  const char *args[] = {
+      "run", cfg, "--no-report", "--build", "a=" RIGOR_PLUGIN_DIR, "--build", "b=" RIGOR_PLUGIN_DIR,
+      NULL};
   cmd_result_t r = rigor(args);
   assert_int_equal(r.exit_code, 0);
   char *out = path_join(dir, "aa.jsonl");
@@ -234,8 +228,7 @@ static void test_same_so_twice_from_the_command_line(void **st) {
 static void expect_refused(const char *cfg, const char *build_dir, const char *needle) {
   char arg[4096];
   snprintf(arg, sizeof arg, "cand=%s", build_dir);
-  const char *args[] = {"validate", cfg, "--build", "base=" RIGOR_PLUGIN_DIR,
-                        "--build",  arg, NULL};
+  const char *args[] = {"validate", cfg, "--build", "base=" RIGOR_PLUGIN_DIR, "--build", arg, NULL};
   cmd_result_t r = rigor(args);
   assert_int_equal(r.exit_code, 2);
   if (!strstr(r.err, needle)) fail_msg("expected '%s' in:\n%s", needle, r.err);

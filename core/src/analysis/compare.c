@@ -120,22 +120,25 @@ static void workload_mismatch(const rigor_exp_analysis_t *eb, const rigor_row_t 
     json_decref(diffs);
   }
   if (isfinite(b->bytes) && isfinite(c->bytes) && b->bytes != c->bytes)
-    rigor_clause_append(reason, len, "bytes per operation differ: %.0f -> %.0f", b->bytes, c->bytes);
+    rigor_clause_append(reason, len, "bytes per operation differ: %.0f -> %.0f", b->bytes,
+                        c->bytes);
   /* Under iters: auto each run chose its own count; the settings above already say both did. */
   bool calibrated = json_is_string(json_object_get(json_object_get(sb, "timing"), "iters")) &&
                     json_is_string(json_object_get(json_object_get(sc, "timing"), "iters"));
   if (isfinite(b->iters) && isfinite(c->iters) &&
       ((!calibrated && b->iters != c->iters) || b->agg != c->agg))
-    rigor_clause_append(reason, len, "iters x agg differ: %.0f x %.0f -> %.0f x %.0f", b->iters, b->agg,
-            c->iters, c->agg);
+    rigor_clause_append(reason, len, "iters x agg differ: %.0f x %.0f -> %.0f x %.0f", b->iters,
+                        b->agg, c->iters, c->agg);
   if (b->window && c->window && strcmp(b->window, c->window) != 0)
     rigor_clause_append(reason, len, "timing window differs: %s -> %s", b->window, c->window);
 }
 
 static void side_problems(const rigor_row_t *w, const char *side, char *invalid, size_t ilen,
                           char *unstable, size_t ulen, bool *no_data) {
-  if (w->n_wrong) rigor_clause_append(invalid, ilen, "%s: correctness failed in %zu samples", side, w->n_wrong);
-  if (w->n_invalid) rigor_clause_append(invalid, ilen, "%s: %zu invalid samples", side, w->n_invalid);
+  if (w->n_wrong)
+    rigor_clause_append(invalid, ilen, "%s: correctness failed in %zu samples", side, w->n_wrong);
+  if (w->n_invalid)
+    rigor_clause_append(invalid, ilen, "%s: %zu invalid samples", side, w->n_invalid);
   if (w->verdict == RIGOR_VERDICT_NO_DATA || w->figure.n == 0) {
     rigor_clause_append(unstable, ulen, "%s: no usable samples", side);
     *no_data = true;
@@ -143,8 +146,8 @@ static void side_problems(const rigor_row_t *w, const char *side, char *invalid,
     rigor_clause_append(unstable, ulen, "%s: %zu samples < %u", side, w->figure.n, w->min_samples);
   } else if (w->verdict == RIGOR_VERDICT_UNSTABLE) {
     rigor_clause_append(unstable, ulen, "%s: %s %.2f%% > %.2f%%", side,
-            w->statistic == RIGOR_GATE_ROBUST ? "robust spread" : "CV", w->gate_value * 100,
-            w->cv_max * 100);
+                        w->statistic == RIGOR_GATE_ROBUST ? "robust spread" : "CV",
+                        w->gate_value * 100, w->cv_max * 100);
   }
 }
 
@@ -332,7 +335,7 @@ static int compare_experiments(const rigor_exp_analysis_t *eb, const rigor_exp_a
       workload_mismatch(eb, r.base, ec, r.cand, invalid, sizeof invalid);
       if (strcmp(r.base->figure.name, r.cand->figure.name) != 0)
         rigor_clause_append(invalid, sizeof invalid, "judged by %s -> %s", r.base->figure.name,
-                r.cand->figure.name);
+                            r.cand->figure.name);
       if (invalid[0]) {
         r.verdict = RIGOR_CMP_INVALID;
         snprintf(r.reason, sizeof r.reason, "%s", invalid);
@@ -389,10 +392,11 @@ static void decide(rigor_comparison_t *c, const rigor_compare_opts_t *o) {
                  r->runs_needed);
       else
         snprintf(need, sizeof need, "two or more runs a side");
-      rigor_clause_append(r->reason, sizeof r->reason,
-              "%zu run%s BASE, %zu CAND: run-to-run variation is not measured; the observed "
-              "spread calls for %s",
-              r->runs_base, r->runs_base == 1 ? "" : "s", r->runs_cand, need);
+      rigor_clause_append(
+          r->reason, sizeof r->reason,
+          "%zu run%s BASE, %zu CAND: run-to-run variation is not measured; the observed "
+          "spread calls for %s",
+          r->runs_base, r->runs_base == 1 ? "" : "s", r->runs_cand, need);
       continue;
     }
     /* A change counts only when the whole interval lies beyond the threshold: the data must show
@@ -406,32 +410,36 @@ static void decide(rigor_comparison_t *c, const rigor_compare_opts_t *o) {
     if (beyond && significant && ci_excludes && (!r->imprecise || clears_noise)) {
       r->verdict = change > 0 ? RIGOR_CMP_SLOWER : RIGOR_CMP_FASTER;
       if (r->imprecise)
-        rigor_clause_append(r->reason, sizeof r->reason,
-                "the whole interval lies beyond the threshold and the %.2f%% the runs of the "
-                "noisier side differ by: the direction stands, the precise figure is withheld",
-                noise * 100);
+        rigor_clause_append(
+            r->reason, sizeof r->reason,
+            "the whole interval lies beyond the threshold and the %.2f%% the runs of the "
+            "noisier side differ by: the direction stands, the precise figure is withheld",
+            noise * 100);
       if ((r->p95_ratio - 1) * change < 0)
         rigor_clause_append(r->reason, sizeof r->reason, "P95 moved the other way (%+.2f%%)",
-                (r->p95_ratio - 1) * 100);
+                            (r->p95_ratio - 1) * 100);
     } else if (r->imprecise) {
       r->verdict = RIGOR_CMP_UNSTABLE;
       if (beyond && significant && ci_excludes)
-        rigor_clause_append(r->reason, sizeof r->reason,
-                "the interval does not clear the %.2f%% the runs of the noisier side differ by",
-                noise * 100);
+        rigor_clause_append(
+            r->reason, sizeof r->reason,
+            "the interval does not clear the %.2f%% the runs of the noisier side differ by",
+            noise * 100);
     } else if (!beyond) {
       rigor_clause_append(r->reason, sizeof r->reason, "change within the %.2f%% threshold",
-              o->threshold * 100);
+                          o->threshold * 100);
     } else {
-      rigor_clause_append(r->reason, sizeof r->reason, "not shown beyond the threshold (Holm p %.3g%s)",
-              r->p_holm, ci_excludes ? "" : ", 95% CI reaches inside the threshold");
+      rigor_clause_append(r->reason, sizeof r->reason,
+                          "not shown beyond the threshold (Holm p %.3g%s)", r->p_holm,
+                          ci_excludes ? "" : ", 95% CI reaches inside the threshold");
     }
     if (r->floored)
-      rigor_clause_append(r->reason, sizeof r->reason,
-              "interval widened to the quantum of the values (identical runs show no spread)");
+      rigor_clause_append(
+          r->reason, sizeof r->reason,
+          "interval widened to the quantum of the values (identical runs show no spread)");
     if (r->figure_exact)
       rigor_clause_append(r->reason, sizeof r->reason, "exact: %s is identical in every repeat",
-              r->base->figure.name);
+                          r->base->figure.name);
   }
   for (size_t i = 0; i < c->n_rows; i++) {
     rigor_cmp_row_t *r = &c->rows[i];

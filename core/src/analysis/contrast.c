@@ -284,14 +284,16 @@ static double relative_quantum(const rigor_row_t *a, const rigor_row_t *b) {
 
 static void side_problems(const rigor_row_t *w, const char *side, char *invalid, size_t ilen,
                           char *unstable, size_t ulen) {
-  if (w->n_wrong) rigor_clause_append(invalid, ilen, "%s: correctness failed in %zu samples", side, w->n_wrong);
-  if (w->n_invalid) rigor_clause_append(invalid, ilen, "%s: %zu invalid samples", side, w->n_invalid);
+  if (w->n_wrong)
+    rigor_clause_append(invalid, ilen, "%s: correctness failed in %zu samples", side, w->n_wrong);
+  if (w->n_invalid)
+    rigor_clause_append(invalid, ilen, "%s: %zu invalid samples", side, w->n_invalid);
   if (w->verdict == RIGOR_VERDICT_TOO_FEW)
     rigor_clause_append(unstable, ulen, "%s: %zu samples < %u", side, w->figure.n, w->min_samples);
   else if (w->verdict == RIGOR_VERDICT_UNSTABLE)
     rigor_clause_append(unstable, ulen, "%s: %s %.2f%% > %.2f%%", side,
-            w->statistic == RIGOR_GATE_ROBUST ? "robust spread" : "CV", w->gate_value * 100,
-            w->cv_max * 100);
+                        w->statistic == RIGOR_GATE_ROBUST ? "robust spread" : "CV",
+                        w->gate_value * 100, w->cv_max * 100);
 }
 
 /* Fills the measurement of one contrast; the verdict waits for Holm's adjustment. */
@@ -306,7 +308,8 @@ static void measure(const rigor_exp_analysis_t *e, const blocks_t *blocks,
   side_problems(ref, c->ref_label, invalid, sizeof invalid, unstable, sizeof unstable);
   side_problems(row, c->label, invalid, sizeof invalid, unstable, sizeof unstable);
   if (strcmp(ref->figure.name, row->figure.name) != 0)
-    rigor_clause_append(invalid, sizeof invalid, "judged by %s against %s", row->figure.name, ref->figure.name);
+    rigor_clause_append(invalid, sizeof invalid, "judged by %s against %s", row->figure.name,
+                        ref->figure.name);
   uint32_t max_block = 0;
   for (size_t k = 0; k < e->n_runs; k++)
     max_block = e->runs[k].block > max_block ? e->runs[k].block : max_block;
@@ -398,27 +401,31 @@ static void decide(rigor_contrasts_t *set) {
       c->verdict = change > 0 ? RIGOR_CMP_SLOWER : RIGOR_CMP_FASTER;
       if (c->verdict == RIGOR_CMP_SLOWER) set->regression = true;
       if (c->imprecise)
-        rigor_clause_append(c->reason, sizeof c->reason,
-                "the whole interval lies beyond the threshold: the direction stands, the precise "
-                "figure is withheld");
+        rigor_clause_append(
+            c->reason, sizeof c->reason,
+            "the whole interval lies beyond the threshold: the direction stands, the precise "
+            "figure is withheld");
       if (!c->exact && c->n_pairs >= 6 && !(c->p_wilcoxon < o->alpha))
-        rigor_clause_append(c->reason, sizeof c->reason, "the signed-rank test does not confirm it (p %.3g)",
-                c->p_wilcoxon);
+        rigor_clause_append(c->reason, sizeof c->reason,
+                            "the signed-rank test does not confirm it (p %.3g)", c->p_wilcoxon);
     } else if (c->imprecise) {
       c->verdict = RIGOR_CMP_UNSTABLE;
       c->imprecise = false; /* an unstable contrast's ratio is an observation, shown as one */
     } else if (!beyond) {
       rigor_clause_append(c->reason, sizeof c->reason, "change within the %.2f%% threshold",
-              o->threshold * 100);
+                          o->threshold * 100);
     } else {
-      rigor_clause_append(c->reason, sizeof c->reason, "not shown beyond the threshold (Holm p %.3g%s)",
-              c->p_holm, ci_excludes ? "" : ", 95% CI reaches inside the threshold");
+      rigor_clause_append(c->reason, sizeof c->reason,
+                          "not shown beyond the threshold (Holm p %.3g%s)", c->p_holm,
+                          ci_excludes ? "" : ", 95% CI reaches inside the threshold");
     }
     if (c->floored)
-      rigor_clause_append(c->reason, sizeof c->reason,
-              "interval widened to the timing quantum (identical runs cannot show a spread)");
+      rigor_clause_append(
+          c->reason, sizeof c->reason,
+          "interval widened to the timing quantum (identical runs cannot show a spread)");
     if (c->exact)
-      rigor_clause_append(c->reason, sizeof c->reason, "exact: %s is identical in every repeat", c->figure);
+      rigor_clause_append(c->reason, sizeof c->reason, "exact: %s is identical in every repeat",
+                          c->figure);
   }
   free(p), free(adj);
 }

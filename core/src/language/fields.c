@@ -404,9 +404,9 @@ static const rigor__field_t gate_fields[] = {
     {"expect", conv_expect, false, true, false},
     {NULL, NULL, false, false, false},
 };
-static const char *const timing_names[] = {"warmup", "cycles",   "iters",         "min_window",
-                                           "agg",    "blocking", "per_iteration", "aggregate",
-                                           "check",  "timeout",  "report",        "warmup_sizes", NULL};
+static const char *const timing_names[] = {
+    "warmup",    "cycles", "iters",   "min_window", "agg",          "blocking", "per_iteration",
+    "aggregate", "check",  "timeout", "report",     "warmup_sizes", NULL};
 static const char *const environment_names[] = {"affinity", "noise", "randomize_env", "telemetry",
                                                 NULL};
 static const char *const gate_names[] = {"cv_max",

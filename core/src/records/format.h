@@ -60,8 +60,8 @@ typedef struct rigor_run_record {
   double elapsed_s;
   json_t *affinity, *noise, *telemetry, *plugin_identity; /* taken; NULL writes null ({}) */
   long env_pad;                                           /* < 0 for none */
-  json_t *checks; /* taken: the sampled environment checks whose window closed with this run;
-                     NULL leaves the member out */
+  json_t *checks;      /* taken: the sampled environment checks whose window closed with this run;
+                          NULL leaves the member out */
   json_t *calibration; /* taken: iters: auto, per point; NULL leaves the member out */
 } rigor_run_record_t;
 json_t *rigor_record_run(const rigor_run_record_t *x);

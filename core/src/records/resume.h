@@ -11,11 +11,11 @@
 typedef struct rigor_resume {
   bool have_experiment; /* the file already holds this experiment's record */
   size_t n_runs;
-  uint8_t *done;     /* per run: 1 once a record gave it a final status (ok, skipped, invalid) */
-  uint32_t *attempt; /* per run: the last attempt seen, 0 for none */
-  off_t keep_bytes;  /* where the file's last complete line ends: a writer cuts the rest */
+  uint8_t *done;       /* per run: 1 once a record gave it a final status (ok, skipped, invalid) */
+  uint32_t *attempt;   /* per run: the last attempt seen, 0 for none */
+  off_t keep_bytes;    /* where the file's last complete line ends: a writer cuts the rest */
   json_t *experiments; /* the names of the experiments the file holds, as an object's keys */
-  bool stopped;      /* a stop record ended the experiment (precision or max): nothing to run */
+  bool stopped;        /* a stop record ended the experiment (precision or max): nothing to run */
 } rigor_resume_t;
 
 /* Scans `path` for experiment `name` with `n_runs` runs. A different experiment hash is refused

@@ -1,5 +1,6 @@
 /* Processes a run leaves behind. A run's grandchild that calls setsid() escapes its process
- * group; as a child subreaper rigor inherits it when its parent dies, and kills it after the run. */
+ * group; as a child subreaper rigor inherits it when its parent dies, and kills it after the run.
+ */
 #ifndef RIGOR_ORPHANS_H
 #define RIGOR_ORPHANS_H
 
