@@ -1,4 +1,5 @@
 #include <math.h>
+#include <stdlib.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -251,6 +252,35 @@ static void test_signed_rank_exact(void **state) {
   assert_double_equal(rigor_walsh_median(MIXED, 8), 0.65, 1e-12);
 }
 
+static int cmp_doubles(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* The median of the Walsh averages, found without listing them, is the one the full list gives:
+ * random vectors with and without ties, odd and even counts of averages, one value. */
+static void test_walsh_median_against_the_full_list(void **state) {
+  (void)state;
+  unsigned seed = 12345;
+  for (int trial = 0; trial < 300; trial++) {
+    size_t n = 1 + (size_t)(trial % 61);
+    double d[61], w[61 * 62 / 2];
+    for (size_t i = 0; i < n; i++) {
+      seed = seed * 1103515245u + 12345u;
+      /* Every third trial draws from six values, so ties are common. */
+      d[i] = trial % 3 == 0 ? (double)((seed >> 16) % 6) - 2.5
+                            : ((double)((seed >> 8) % 2000001) - 1e6) * 1e-7;
+    }
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+      for (size_t j = i; j < n; j++)
+        w[m++] = 0.5 * (d[i] + d[j]);
+    qsort(w, m, sizeof *w, cmp_doubles);
+    double expected = m % 2 ? w[m / 2] : 0.5 * (w[m / 2 - 1] + w[m / 2]);
+    assert_double_equal(rigor_walsh_median(d, n), expected, 0);
+  }
+}
+
 /* Ties and zeros: the zeros are dropped (Wilcoxon), the ties take mid-ranks and the normal
  * approximation corrects its variance for them (scipy: zero_method='wilcox', correction=False,
  * method='approx'). */
@@ -286,6 +316,7 @@ int main(void) {
       cmocka_unit_test(test_paired_t),
       cmocka_unit_test(test_paired_t_floor),
       cmocka_unit_test(test_signed_rank_exact),
+      cmocka_unit_test(test_walsh_median_against_the_full_list),
       cmocka_unit_test(test_signed_rank_ties_and_zeros),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

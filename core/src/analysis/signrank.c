@@ -1,5 +1,6 @@
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "rigor/plugin.h"
 #include "inference.h"
@@ -83,17 +84,62 @@ int rigor_signed_rank(const double *d, size_t n, rigor_signrank_t *out) {
   return 0;
 }
 
+/* The Walsh averages are never listed: there are n (n + 1) / 2 of them. Over the sorted values,
+ * how many lie at or below v is counted in one pass (for each i, the j >= i with
+ * (s_i + s_j) / 2 <= v form a run that shrinks as i grows), a bisection on v brackets the k-th,
+ * and one search per i finds it exactly: O(n log n) time and O(n) memory. */
+static double walsh(const double *s, size_t i, size_t j) {
+  return 0.5 * (s[i] + s[j]);
+}
+
+static size_t walsh_at_most(const double *s, size_t n, double v) {
+  size_t count = 0, end = n; /* for this i, the j in [i, end) qualify */
+  for (size_t i = 0; i < n; i++) {
+    while (end > i && walsh(s, i, end - 1) > v)
+      end--;
+    if (end <= i) break;
+    count += end - i;
+  }
+  return count;
+}
+
+/* The k-th smallest Walsh average (1-based) of the n sorted values s. */
+static double walsh_kth(const double *s, size_t n, size_t k) {
+  double lo = nextafter(s[0], -INFINITY), hi = s[n - 1]; /* at_most(lo) < k <= at_most(hi) */
+  for (int step = 0; step < 4096; step++) {
+    double mid = lo + 0.5 * (hi - lo);
+    if (!(mid > lo && mid < hi)) break;
+    if (walsh_at_most(s, n, mid) >= k)
+      hi = mid;
+    else
+      lo = mid;
+  }
+  /* The k-th is the smallest average above lo. */
+  double best = INFINITY;
+  for (size_t i = 0; i < n; i++) {
+    size_t a = i, b = n; /* the first j >= i with walsh(i, j) > lo */
+    while (a < b) {
+      size_t c = a + (b - a) / 2;
+      if (walsh(s, i, c) > lo)
+        b = c;
+      else
+        a = c + 1;
+    }
+    if (a < n && walsh(s, i, a) < best) best = walsh(s, i, a);
+  }
+  return best;
+}
+
 double rigor_walsh_median(const double *d, size_t n) {
   if (!d || n == 0) return NAN;
-  size_t m = n * (n + 1) / 2, k = 0;
-  double *w = malloc(m * sizeof *w);
-  if (!w) return NAN;
-  for (size_t i = 0; i < n; i++)
-    for (size_t j = i; j < n; j++)
-      w[k++] = 0.5 * (d[i] + d[j]);
-  rigor_stats_sort(w, m);
-  double med = rigor_stats_median_sorted(w, m);
-  free(w);
+  double *s = malloc(n * sizeof *s);
+  if (!s) return NAN;
+  memcpy(s, d, n * sizeof *s);
+  rigor_stats_sort(s, n);
+  size_t m = n * (n + 1) / 2;
+  double med = m % 2 ? walsh_kth(s, n, m / 2 + 1)
+                     : 0.5 * (walsh_kth(s, n, m / 2) + walsh_kth(s, n, m / 2 + 1));
+  free(s);
   return med;
 }
 
