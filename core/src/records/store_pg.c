@@ -1,13 +1,15 @@
-#include <libpq-fe.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "libpq_api.h"
 #include "rigor/plugin.h"
 #include "store_internal.h"
 
+static const rigor_libpq_t *pq; /* set by the first open */
+
 static int fail(rigor_store_t *s, const PGresult *res) {
-  const char *m = res ? PQresultErrorMessage(res) : "";
-  if (!m || !m[0]) m = PQerrorMessage(s->db);
+  const char *m = res ? pq->resultErrorMessage(res) : "";
+  if (!m || !m[0]) m = pq->errorMessage(s->db);
   snprintf(s->message, sizeof s->message, "%s", m);
   size_t len = strlen(s->message);
   while (len && (s->message[len - 1] == '\n' || s->message[len - 1] == ' '))
@@ -17,27 +19,27 @@ static int fail(rigor_store_t *s, const PGresult *res) {
 
 static int pg_exec(rigor_store_t *s, const char *sql, int n, const char *const *params,
                    rigor__row_fn fn, void *ctx) {
-  PGresult *res = PQexecParams(s->db, sql, n, NULL, params, NULL, NULL, 0);
-  ExecStatusType st = res ? PQresultStatus(res) : PGRES_FATAL_ERROR;
+  PGresult *res = pq->execParams(s->db, sql, n, NULL, params, NULL, NULL, 0);
+  ExecStatusType st = res ? pq->resultStatus(res) : PGRES_FATAL_ERROR;
   if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
     int rc = fail(s, res);
-    PQclear(res);
+    pq->clear(res);
     return rc;
   }
-  int rc = 0, cols = PQnfields(res);
+  int rc = 0, cols = pq->nfields(res);
   if (cols > 32) cols = 32;
-  for (int r = 0; fn && !rc && r < PQntuples(res); r++) {
+  for (int r = 0; fn && !rc && r < pq->ntuples(res); r++) {
     const char *values[32];
     for (int k = 0; k < cols; k++)
-      values[k] = PQgetisnull(res, r, k) ? NULL : PQgetvalue(res, r, k);
+      values[k] = pq->getisnull(res, r, k) ? NULL : pq->getvalue(res, r, k);
     rc = fn(ctx, cols, values);
   }
-  PQclear(res);
+  pq->clear(res);
   return rc;
 }
 
 static void pg_close(rigor_store_t *s) {
-  PQfinish(s->db);
+  pq->finish(s->db);
 }
 
 static void quiet(void *arg, const char *message) {
@@ -55,15 +57,16 @@ static const rigor__store_ops_t pg_ops = {
 };
 
 int rigor__store_open_pg(const char *url, rigor_store_t *s, char *err, size_t errlen) {
-  PGconn *conn = PQconnectdb(url);
-  if (!conn || PQstatus(conn) != CONNECTION_OK) {
-    const char *m = conn ? PQerrorMessage(conn) : "out of memory";
+  if (!pq && !(pq = rigor_libpq(err, errlen))) return RIGOR_EIO;
+  PGconn *conn = pq->connectdb(url);
+  if (!conn || pq->status(conn) != CONNECTION_OK) {
+    const char *m = conn ? pq->errorMessage(conn) : "out of memory";
     snprintf(err, errlen, "cannot connect: %.*s", (int)strcspn(m, "\n"), m);
-    PQfinish(conn);
+    pq->finish(conn);
     return RIGOR_EIO;
   }
   /* Notices ("relation exists", ...) are the server's chatter, not rigor's output. */
-  PQsetNoticeProcessor(conn, quiet, NULL);
+  pq->setNoticeProcessor(conn, quiet, NULL);
   s->ops = &pg_ops;
   s->db = conn;
   return 0;
