@@ -331,6 +331,51 @@ static void test_imprecise_direction(void **state) {
   rigor_analysis_free(b);
 }
 
+/* Across files, the interval must clear twice the noisier side's run-to-run spread, not once:
+ * A/A files minutes apart were seen 12.7% apart while their runs differed by 3.9%. Here the
+ * interval clears the spread once, but not twice, and the row stays unstable. */
+static void test_direction_across_files_clears_twice_the_spread(void **state) {
+  (void)state;
+  fx_spec_t s;
+  fx_defaults(&s);
+  s.n_blocks = 12;
+  s.cv = 0.10; /* both sides over the 5% gate: a direction only, the figure withheld */
+  s.run_sd = 0.03;
+  s.seed = 11;
+  fx_write(DIR "/spread_base.jsonl", &s);
+  s.seed = 12;
+  s.slowdown = 0.20;
+  fx_write(DIR "/spread_cand.jsonl", &s);
+  s.slowdown = 0.28;
+  fx_write(DIR "/spread_cand_more.jsonl", &s);
+  rigor_analysis_t *a = load(DIR "/spread_base.jsonl"), *b = load(DIR "/spread_cand.jsonl");
+  rigor_compare_opts_t o;
+  rigor_compare_opts_default(&o);
+  rigor_comparison_t *c = NULL;
+  assert_int_equal(rigor_compare(a, b, &o, &c), 0);
+  const rigor_cmp_row_t *r = &c->rows[1];
+  double spread = fmax(rigor_row_noise(r->base), rigor_row_noise(r->cand));
+  assert_true(r->ci_lo > 1 + spread);     /* the old rule would have called it slower */
+  assert_true(r->ci_lo < 1 + 2 * spread); /* the rule now: not clear of twice the spread */
+  assert_int_equal(r->verdict, RIGOR_CMP_UNSTABLE);
+  assert_non_null(strstr(r->reason, "does not clear twice what the runs"));
+  assert_false(c->regression);
+  rigor_comparison_free(c);
+  rigor_analysis_free(b);
+
+  /* A larger change, from the same noisy sides, clears twice the spread: slower, imprecise. */
+  b = load(DIR "/spread_cand_more.jsonl");
+  assert_int_equal(rigor_compare(a, b, &o, &c), 0);
+  r = &c->rows[1];
+  assert_true(r->ci_lo > 1 + 2 * fmax(rigor_row_noise(r->base), rigor_row_noise(r->cand)));
+  assert_int_equal(r->verdict, RIGOR_CMP_SLOWER);
+  assert_true(r->imprecise);
+  assert_true(c->regression);
+  rigor_comparison_free(c);
+  rigor_analysis_free(a);
+  rigor_analysis_free(b);
+}
+
 /* One 30%-slow cycle among 30 makes the nccl-tests methodology study's CV exceed 5%; the robust
  * spread does not move, and the outlier is counted. */
 static void test_gate_statistics_and_outliers(void **state) {
@@ -418,6 +463,7 @@ int main(void) {
       cmocka_unit_test(test_threshold_refused_without_unit),
       cmocka_unit_test(test_quantised_timings_floor_the_interval),
       cmocka_unit_test(test_imprecise_direction),
+      cmocka_unit_test(test_direction_across_files_clears_twice_the_spread),
       cmocka_unit_test(test_gate_statistics_and_outliers),
       cmocka_unit_test(test_expectations_exit_3),
   };

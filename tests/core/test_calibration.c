@@ -81,6 +81,8 @@ static void test_iters_double_until_min_window(void **st) {
         json_t *step = json_array_get(windows, k);
         json_int_t iters = json_integer_value(json_array_get(step, 0));
         double seconds = json_number_value(json_array_get(step, 1));
+        /* The recorded windows against the doubling rule that chose them (not a bound on how
+         * long anything took): each below the target until the last, which reached it. */
         assert_int_equal(iters, (json_int_t)1 << k);
         assert_true(seconds >= (double)iters * spin[pt]);
         if (k + 1 < n)
