@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "analysis.h"
-#include "contrast.h"
+#include "contrast_doc.h"
 #include "fixture.h"
 #include "rigor/plugin.h"
 

@@ -7,7 +7,6 @@
 #include <stdio.h>
 
 #include "analysis.h"
-#include "document.h"
 
 typedef enum {
   RIGOR_CMP_SAME = 0,
@@ -70,7 +69,9 @@ typedef struct rigor_comparison {
   bool failed;               /* some row has a verdict of opts.fail_on */
   size_t n_compared;         /* rows with usable samples on both sides */
   rigor_compare_opts_t opts; /* as compared */
-  json_t *context[2];        /* BASE's and CAND's first experiment's (context.h), or NULL */
+  /* BASE's and CAND's first experiment (borrowed from the analyses), or NULL: what a report
+   * of the comparison states as each side's context. */
+  const rigor_exp_analysis_t *sides[2];
 } rigor_comparison_t;
 
 /* Why nothing could be compared (n_compared == 0), for the message of the exit 1. */
@@ -81,8 +82,5 @@ int rigor_fail_on_parse(const char *list, unsigned *bits, char *err, size_t errl
 int rigor_compare(const rigor_analysis_t *base, const rigor_analysis_t *cand,
                   const rigor_compare_opts_t *opts, rigor_comparison_t **out);
 void rigor_comparison_free(rigor_comparison_t *c);
-/* The comparison as a document for any writer; it borrows c. */
-rigor_doc_t *rigor_comparison_doc(const rigor_comparison_t *c);
-json_t *rigor_comparison_json(const rigor_comparison_t *c, const rigor_compare_opts_t *opts);
 
 #endif

@@ -15,7 +15,6 @@
 
 #include "analysis.h"
 #include "compare.h"
-#include "document.h"
 
 /* A matrix axis of an experiment and its levels, in the order the matrix declared them. */
 typedef struct rigor_axis_info {
@@ -100,13 +99,5 @@ void rigor_contrasts_free(rigor_contrasts_t *c);
  * (rigor_figure_t.half_width). INFINITY while some interval cannot be formed yet (fewer than two
  * complete blocks, or runs); 0 when everything is exact. */
 double rigor_precision_worst(const rigor_exp_analysis_t *e, const char *axis, const char *ref);
-
-/* "blocked ran 1.35x faster than naive [1.31, 1.39], 12 blocks, p 3e-05" */
-void rigor_contrast_sentence(const rigor_contrast_t *c, char *buf, size_t len);
-/* An array with one object per contrast (docs/results-format.md). */
-json_t *rigor_contrasts_json(const rigor_contrasts_t *c);
-/* The contrasts table, the sentences and (for writers that draw) a forest plot; the document
- * borrows c, which must outlive it. Nothing is added for an empty set. */
-void rigor_contrasts_doc(rigor_doc_t *doc, const rigor_contrasts_t *c);
 
 #endif

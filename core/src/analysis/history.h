@@ -11,7 +11,6 @@
 
 #include "analysis.h"
 #include "changepoint.h"
-#include "document.h"
 #include "store.h"
 
 /* The detector needs this many stable points, the newest included, before it judges the newest
@@ -83,12 +82,6 @@ void rigor_history_commit_label(const rigor_history_t *h, size_t commit, char *b
 /* The analysis of one commit's stored runs, every execution of an experiment pooled. */
 int rigor_history_commit_analysis(rigor_store_t *s, const rigor_history_t *h, size_t commit,
                                   rigor_analysis_t **out, char *err, size_t errlen);
-
-/* The history as a document for any writer (history_doc.c); it borrows h. */
-rigor_doc_t *rigor_history_doc(const rigor_history_t *h);
-json_t *rigor_history_json(const rigor_history_t *h);
-/* The trend plot of one series, as a figure of the document (history_trend.c). */
-void rigor_history_trend(rigor_doc_t *doc, const rigor_history_t *h, const rigor_series_t *s);
 
 /* The CI gate for `commit` (the newest point of h, which was built up to it): per series with a
  * point there, a regression change point opened at that commit, or, with fewer than

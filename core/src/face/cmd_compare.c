@@ -3,8 +3,8 @@
 #include <string.h>
 
 #include "cli.h"
-#include "compare.h"
-#include "contrast.h"
+#include "compare_doc.h"
+#include "contrast_doc.h"
 #include "report_view.h"
 #include "writers.h"
 #include "units.h"

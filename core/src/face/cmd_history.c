@@ -4,7 +4,7 @@
 
 #include "cli.h"
 #include "commit_meta.h"
-#include "history.h"
+#include "history_doc.h"
 #include "writers.h"
 #include "store.h"
 #include "suggest.h"

@@ -1,7 +1,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "history.h"
+#include "history_doc.h"
 #include "html.h"
 #include "report.h"
 

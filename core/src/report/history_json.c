@@ -1,6 +1,6 @@
 #include <string.h>
 
-#include "history.h"
+#include "history_doc.h"
 #include "json_util.h"
 
 static json_t *text_or_null(const char *s) {

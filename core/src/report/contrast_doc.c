@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "chart.h"
-#include "contrast.h"
+#include "contrast_doc.h"
 #include "forest.h"
 #include "html.h"
 #include "json_util.h"

@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "analysis.h"
-#include "contrast.h"
+#include "contrast_doc.h"
 #include "document.h"
 #include "table.h"
 

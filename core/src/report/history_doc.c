@@ -1,7 +1,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "history.h"
+#include "history_doc.h"
 #include "report.h"
 
 static void fmt_value(const rigor_series_t *s, double v, char *buf, size_t len) {

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "contrast.h"
+#include "contrast_doc.h"
 #include "report.h"
 #include "rigor/plugin.h"
 #include "rounds.h"
