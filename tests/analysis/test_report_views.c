@@ -244,18 +244,24 @@ static void test_compare_views(void **state) {
   s.seed = 99;
   fx_write(DIR "/cand.jsonl", &s);
   char *out;
-  assert_int_equal(run_rigor(RIGOR "compare --width 0 " DIR "/base.jsonl " DIR "/cand.jsonl", &out),
+  assert_int_equal(run_rigor(RIGOR "compare --session-noise 0 --width 0 " DIR "/base.jsonl " DIR
+                                   "/cand.jsonl",
+                             &out),
                    4);
   assert_non_null(strstr(out, "BASE"));
   assert_non_null(strstr(out, "\ncpu      Test CPU 9000"));
   free(out);
-  assert_int_equal(
-      run_rigor(RIGOR "compare --format csv " DIR "/base.jsonl " DIR "/cand.jsonl", &out), 4);
+  assert_int_equal(run_rigor(RIGOR "compare --session-noise 0 --format csv " DIR "/base.jsonl " DIR
+                                   "/cand.jsonl",
+                             &out),
+                   4);
   assert_non_null(strstr(out, "experiment,variant,point,base_median_s,cand_median_s,change,"));
   assert_non_null(strstr(out, ",ci_low,ci_high,"));
   free(out);
-  assert_int_equal(
-      run_rigor(RIGOR "compare --format html " DIR "/base.jsonl " DIR "/cand.jsonl", &out), 4);
+  assert_int_equal(run_rigor(RIGOR "compare --session-noise 0 --format html " DIR "/base.jsonl " DIR
+                                   "/cand.jsonl",
+                             &out),
+                   4);
   assert_non_null(strstr(out, "<h4>CAND / BASE (right of 1 is slower)</h4>"));
   assert_non_null(strstr(out, "<th>BASE</th><th>CAND</th>"));
   assert_non_null(strstr(out, "fill=\"#D55E00\"")); /* the slower row, Okabe-Ito vermillion */

@@ -204,11 +204,19 @@ static void test_short_history_uses_ab(void **state) {
   hx_defaults(&spec);
   spec.runs = 4;
   spec.sd_run = 0.01;
-  history(f, 3, 2, 0.10, &spec);
-  assert_int_equal(sh(f, RIGOR_EXE " history check --db '%s' --commit c02", f->url), 4);
-  expect_output(f, "3 stable points < 8: A/B against c01 (4 and 4 runs): slower, median +");
+  history(f, 5, 4, 0.10, &spec);
+  /* Four earlier commits measure the variation between sessions: the 10% step is slower. */
+  assert_int_equal(sh(f, RIGOR_EXE " history check --db '%s' --commit c04", f->url), 4);
+  expect_output(f, "5 stable points < 8: A/B against c03 (4 and 4 runs): slower, median +");
+  expect_output(f, "(the spread of 4 earlier commits)");
+  /* No step: four runs a side with a 1% run spread cannot show "same" within 2%. */
+  assert_int_equal(sh(f, RIGOR_EXE " history check --db '%s' --commit c03", f->url), 0);
+  expect_output(f, "A/B against c02 (4 and 4 runs): inconclusive");
+  expect_output(f, "the observed spread calls for");
+  /* With fewer earlier commits the default allowance keeps a 1% run spread from deciding. */
   assert_int_equal(sh(f, RIGOR_EXE " history check --db '%s' --commit c01", f->url), 0);
-  expect_output(f, "A/B against c00 (4 and 4 runs): same");
+  expect_output(f, "A/B against c00 (4 and 4 runs): inconclusive");
+  expect_output(f, "(the default: fewer than 3 earlier commits)");
   assert_int_equal(sh(f, RIGOR_EXE " history check --db '%s' --commit c00", f->url), 0);
   expect_output(f, "nothing to compare with");
 }

@@ -9,27 +9,13 @@
 #include "clauses.h"
 #include "rigor/plugin.h"
 
-/* How many times a side's run-to-run spread a direction across files must clear (above). */
-#define FILE_DRIFT_FACTOR 2.0
-
-const char *rigor_cmp_verdict_name(rigor_cmp_verdict_t v) {
-  static const char *const names[] = {"same",    "faster",       "slower",       "unstable",
-                                      "invalid", "incomparable", "undetermined", "missing"};
-  return v < RIGOR_CMP_VERDICT_COUNT ? names[v] : "?";
-}
-
-int rigor_cmp_verdict_parse(const char *name) {
-  for (int v = 0; name && v < RIGOR_CMP_VERDICT_COUNT; v++)
-    if (strcmp(name, rigor_cmp_verdict_name((rigor_cmp_verdict_t)v)) == 0) return v;
-  return -1;
-}
-
 void rigor_compare_opts_default(rigor_compare_opts_t *o) {
   memset(o, 0, sizeof *o);
   o->threshold = 0.02;
   o->alpha = 0.05;
   o->seed = 0x726967u;
   o->resamples = 2000;
+  o->session_noise = RIGOR_SESSION_NOISE_DEFAULT;
 }
 
 /* Identity members that differ between any two runs of the same code on the same machine
@@ -132,24 +118,6 @@ static void workload_mismatch(const rigor_exp_analysis_t *eb, const rigor_row_t 
     rigor_clause_append(reason, len, "timing window differs: %s -> %s", b->window, c->window);
 }
 
-static void side_problems(const rigor_row_t *w, const char *side, char *invalid, size_t ilen,
-                          char *unstable, size_t ulen, bool *no_data) {
-  if (w->n_wrong)
-    rigor_clause_append(invalid, ilen, "%s: correctness failed in %zu samples", side, w->n_wrong);
-  if (w->n_invalid)
-    rigor_clause_append(invalid, ilen, "%s: %zu invalid samples", side, w->n_invalid);
-  if (w->verdict == RIGOR_VERDICT_NO_DATA || w->figure.n == 0) {
-    rigor_clause_append(unstable, ulen, "%s: no usable samples", side);
-    *no_data = true;
-  } else if (w->verdict == RIGOR_VERDICT_TOO_FEW) {
-    rigor_clause_append(unstable, ulen, "%s: %zu samples < %u", side, w->figure.n, w->min_samples);
-  } else if (w->verdict == RIGOR_VERDICT_UNSTABLE) {
-    rigor_clause_append(unstable, ulen, "%s: %s %.2f%% > %.2f%%", side,
-                        w->statistic == RIGOR_GATE_ROBUST ? "robust spread" : "CV",
-                        w->gate_value * 100, w->cv_max * 100);
-  }
-}
-
 static size_t count_flag(const rigor_exp_analysis_t *e, const char *flag) {
   size_t n = 0;
   for (size_t v = 0; v < e->n_variants; v++)
@@ -196,28 +164,10 @@ static int push_row(rigor_comparison_t *c, const rigor_cmp_row_t *r) {
   return 0;
 }
 
-/* The step quantised values cannot resolve, relative to the medians (see contrast.c). */
-static double relative_quantum(const rigor_figure_t *a, const rigor_figure_t *b) {
-  size_t n = a->n + b->n;
-  double q = fmax(a->quantum, b->quantum);
-  double *all = malloc((n ? n : 1) * sizeof *all);
-  if (all) {
-    memcpy(all, a->values, a->n * sizeof *all);
-    memcpy(all + a->n, b->values, b->n * sizeof *all);
-    q = fmax(q, rigor_quantum_of(all, n));
-    free(all);
-  }
-  double scale = sqrt(fabs(a->summary.median * b->summary.median));
-  return scale > 0 ? q / scale : 0;
-}
-
-/* How many runs a side a Welch interval needs to decide this row: its half-width must fall
- * below the distance of the observed log ratio from the threshold (and below half the
- * threshold when the ratio sits on it). The spread is the sides' measured run-to-run spread, or,
- * with one run a side, the cycles' own spread over the cycles per run: a lower bound, since the
- * run level can only add to it. */
-static void runs_needed(rigor_cmp_row_t *r, const rigor_compare_opts_t *o) {
-  const rigor_figure_t *b = &r->base->figure, *c = &r->cand->figure;
+/* The sd of one run's log figure that the interval's width comes from: the sides' measured
+ * run-to-run spread, or, with one run a side, the cycles' own spread over the cycles per run (a
+ * lower bound, since the run level can only add to it; *floor says so). */
+static double run_sd(const rigor_figure_t *b, const rigor_figure_t *c, bool *floor) {
   double s = NAN;
   if (b->n_runs >= 2 && c->n_runs >= 2)
     s = sqrt(0.5 * (b->between_run * b->between_run + c->between_run * c->between_run));
@@ -225,29 +175,24 @@ static void runs_needed(rigor_cmp_row_t *r, const rigor_compare_opts_t *o) {
     s = b->between_run;
   else if (c->n_runs >= 2)
     s = c->between_run;
-  r->runs_needed_floor = !isfinite(s);
+  *floor = !isfinite(s);
   if (!isfinite(s)) {
     double per_run =
         fmax((double)b->n / fmax((double)b->n_runs, 1), (double)c->n / fmax((double)c->n_runs, 1));
     s = fmax(b->within_run, c->within_run) / sqrt(per_run);
   }
-  double d = fabs(log(r->ratio)), t = log(1 + o->threshold);
-  double h = fmax(fabs(d - t), t / 2);
-  if (!isfinite(s) || !isfinite(h)) return;
-  if (s <= 0) {
-    r->runs_needed = 2;
-    return;
-  }
-  for (uint32_t n = 2; n <= RIGOR_CMP_RUNS_NEEDED_MAX; n++)
-    if (rigor_student_t_quantile(0.975, 2.0 * n - 2) * s * sqrt(2.0 / n) <= h) {
-      r->runs_needed = n;
-      return;
-    }
-  r->runs_needed = RIGOR_CMP_RUNS_NEEDED_MAX + 1;
+  return s;
+}
+
+/* The half-width on the log scale that the variation between two sessions adds to a
+ * comparison of one file a side: each file is one draw of its session's level. */
+static double session_half_width(const rigor_compare_opts_t *o) {
+  return o->session_noise > 0 ? 1.959964 * sqrt(2.0) * log1p(o->session_noise) : 0;
 }
 
 static void measure(rigor_cmp_row_t *r, const rigor_compare_opts_t *o) {
   r->ratio = r->p95_ratio = r->ci_lo = r->ci_hi = r->p = r->p_runs = r->p_holm = r->hl_shift = NAN;
+  r->unit_sd = NAN;
   if (!r->base || !r->cand) return;
   const rigor_figure_t *b = &r->base->figure, *c = &r->cand->figure;
   if (!b->n || !c->n || strcmp(b->name, c->name) != 0) return;
@@ -261,20 +206,24 @@ static void measure(rigor_cmp_row_t *r, const rigor_compare_opts_t *o) {
     r->p = r->p_runs = 0;
     return;
   }
+  r->unit_sd = run_sd(b, c, &r->unit_sd_floor);
   rigor_run_ratio_t rr;
   r->one_run = rigor_stats_run_ratio(b->values, b->run_of, b->n, c->values, c->run_of, c->n, 0.95,
-                                     relative_quantum(b, c) / sqrt(6.0), &rr) != 0;
+                                     rigor_decide_relative_quantum(b, c) / sqrt(6.0), &rr) != 0;
   r->runs_base = rr.runs_base;
   r->runs_cand = rr.runs_cand;
   if (!r->one_run) {
-    r->ci_lo = rr.lo;
-    r->ci_hi = rr.hi;
+    /* Welch's interval over the runs, widened by the allowance for the sessions. */
+    double mid = 0.5 * (log(rr.lo) + log(rr.hi)), h = 0.5 * (log(rr.hi) - log(rr.lo));
+    double fixed = session_half_width(o);
+    h = sqrt(h * h + fixed * fixed);
+    r->ci_lo = exp(mid - h);
+    r->ci_hi = exp(mid + h);
     r->p_runs = rr.p;
     r->floored = rr.floored;
   } else {
     rigor_stats_bootstrap_median_ratio(b->values, b->n, c->values, c->n, o->resamples, 0.95,
                                        o->seed, &r->ci_lo, &r->ci_hi);
-    runs_needed(r, o);
   }
   rigor_mw_t mw;
   if (rigor_mann_whitney(b->values, b->n, c->values, c->n, &mw) == 0) {
@@ -320,7 +269,7 @@ static int compare_experiments(const rigor_exp_analysis_t *eb, const rigor_exp_a
       }
     free(kb);
     measure(&r, o);
-    char invalid[512] = "", unstable[512] = "";
+    char invalid[512] = "", unusable[512] = "";
     bool no_data = false;
     if (!r.cand) {
       r.verdict = RIGOR_CMP_MISSING;
@@ -329,24 +278,17 @@ static int compare_experiments(const rigor_exp_analysis_t *eb, const rigor_exp_a
       r.verdict = RIGOR_CMP_INCOMPARABLE;
       snprintf(r.reason, sizeof r.reason, "identity differs (see above)");
     } else {
-      side_problems(r.base, "BASE", invalid, sizeof invalid, unstable, sizeof unstable, &no_data);
-      side_problems(r.cand, "CAND", invalid, sizeof invalid, unstable, sizeof unstable, &no_data);
+      rigor_decide_side_problems(r.base, "BASE", invalid, sizeof invalid, unusable, sizeof unusable,
+                                 &no_data);
+      rigor_decide_side_problems(r.cand, "CAND", invalid, sizeof invalid, unusable, sizeof unusable,
+                                 &no_data);
       workload_mismatch(eb, r.base, ec, r.cand, invalid, sizeof invalid);
       if (strcmp(r.base->figure.name, r.cand->figure.name) != 0)
         rigor_clause_append(invalid, sizeof invalid, "judged by %s -> %s", r.base->figure.name,
                             r.cand->figure.name);
-      if (invalid[0]) {
-        r.verdict = RIGOR_CMP_INVALID;
-        snprintf(r.reason, sizeof r.reason, "%s", invalid);
-      } else if (no_data) {
-        r.verdict = RIGOR_CMP_UNSTABLE;
-        snprintf(r.reason, sizeof r.reason, "%s", unstable);
-      } else {
-        /* Decided after the Holm adjustment; a side over its gate may still show a direction. */
-        r.verdict = RIGOR_CMP_SAME;
-        r.imprecise = unstable[0] != '\0';
-        snprintf(r.reason, sizeof r.reason, "%s", unstable);
-      }
+      r.to_decide = true;
+      snprintf(r.invalid, sizeof r.invalid, "%s", invalid);
+      snprintf(r.reason, sizeof r.reason, "%s", unusable);
     }
     c->n_compared += r.base && r.cand && r.base->figure.n && r.cand->figure.n;
     rc = push_row(c, &r);
@@ -360,6 +302,8 @@ static int compare_experiments(const rigor_exp_analysis_t *eb, const rigor_exp_a
   return rc;
 }
 
+/* Each row's evidence to the one rule (decide.h), after Holm's adjustment of the run-level
+ * p-values across the rows (reported beside the interval). */
 static void decide(rigor_comparison_t *c, const rigor_compare_opts_t *o) {
   double *p = malloc((c->n_rows ? c->n_rows : 1) * sizeof *p);
   double *adj = malloc((c->n_rows ? c->n_rows : 1) * sizeof *adj);
@@ -369,86 +313,49 @@ static void decide(rigor_comparison_t *c, const rigor_compare_opts_t *o) {
   }
   for (size_t i = 0; i < c->n_rows; i++) {
     const rigor_cmp_row_t *r = &c->rows[i];
-    bool tested = r->verdict == RIGOR_CMP_SAME && !r->one_run && !r->figure_exact;
+    bool tested = r->to_decide && !r->invalid[0] && !r->one_run && !r->figure_exact;
     p[i] = tested ? r->p_runs : NAN;
   }
   rigor_holm(p, c->n_rows, adj);
   for (size_t i = 0; i < c->n_rows; i++) {
     rigor_cmp_row_t *r = &c->rows[i];
     r->p_holm = adj[i];
-    if (r->verdict != RIGOR_CMP_SAME) continue;
-    double change = r->ratio - 1;
-    bool beyond = fabs(change) >= o->threshold;
-    if (r->one_run && !r->figure_exact) {
-      /* One run a side measures no run-to-run variation, which is most of the noise between
-       * invocations: no direction can be claimed. */
-      r->verdict = r->imprecise ? RIGOR_CMP_UNSTABLE : RIGOR_CMP_UNDETERMINED;
-      char need[96];
-      if (r->runs_needed > RIGOR_CMP_RUNS_NEEDED_MAX)
-        snprintf(need, sizeof need, "more than %d runs a side", RIGOR_CMP_RUNS_NEEDED_MAX);
-      else if (r->runs_needed)
-        snprintf(need, sizeof need, "%s%u runs a side", r->runs_needed_floor ? "at least " : "",
-                 r->runs_needed);
-      else
-        snprintf(need, sizeof need, "two or more runs a side");
-      rigor_clause_append(
-          r->reason, sizeof r->reason,
-          "%zu run%s BASE, %zu CAND: run-to-run variation is not measured; the observed "
-          "spread calls for %s",
-          r->runs_base, r->runs_base == 1 ? "" : "s", r->runs_cand, need);
-      continue;
-    }
-    /* A change counts only when the whole interval lies beyond the threshold: the data must show
-     * that it is larger than the smallest change that matters, not merely that it is not zero.
-     * From a side over its gate, the interval must also clear twice what that side's runs differ
-     * by: the two files ran minutes apart, and nothing measured how much that alone moves them
-     * (A/A files on a shared machine were seen 12.7% apart with runs 3.9% apart). */
-    bool significant = r->figure_exact || r->p_holm < o->alpha;
-    bool ci_excludes = change > 0 ? r->ci_lo > 1 + o->threshold : r->ci_hi < 1 - o->threshold;
-    double noise = FILE_DRIFT_FACTOR * fmax(rigor_row_noise(r->base), rigor_row_noise(r->cand));
-    bool clears_noise = change > 0 ? r->ci_lo > 1 + noise : r->ci_hi < 1 / (1 + noise);
-    if (beyond && significant && ci_excludes && (!r->imprecise || clears_noise)) {
-      r->verdict = change > 0 ? RIGOR_CMP_SLOWER : RIGOR_CMP_FASTER;
-      if (r->imprecise)
-        rigor_clause_append(
-            r->reason, sizeof r->reason,
-            "the whole interval lies beyond the threshold and twice what the runs of the "
-            "noisier side differ by (%.2f%%): the direction stands, the precise figure is "
-            "withheld",
-            noise * 100);
-      if ((r->p95_ratio - 1) * change < 0)
-        rigor_clause_append(r->reason, sizeof r->reason, "P95 moved the other way (%+.2f%%)",
-                            (r->p95_ratio - 1) * 100);
-    } else if (r->imprecise) {
-      r->verdict = RIGOR_CMP_UNSTABLE;
-      if (beyond && significant && ci_excludes)
-        rigor_clause_append(
-            r->reason, sizeof r->reason,
-            "the interval does not clear twice what the runs of the noisier side differ by "
-            "(%.2f%%)",
-            noise * 100);
-    } else if (!beyond) {
-      rigor_clause_append(r->reason, sizeof r->reason, "change within the %.2f%% threshold",
-                          o->threshold * 100);
-    } else {
-      rigor_clause_append(r->reason, sizeof r->reason,
-                          "not shown beyond the threshold (Holm p %.3g%s)", r->p_holm,
-                          ci_excludes ? "" : ", 95% CI reaches inside the threshold");
-    }
-    if (r->floored)
-      rigor_clause_append(
-          r->reason, sizeof r->reason,
-          "interval widened to the quantum of the values (identical runs show no spread)");
-    if (r->figure_exact)
-      rigor_clause_append(r->reason, sizeof r->reason, "exact: %s is identical in every repeat",
-                          r->base->figure.name);
+    if (!r->to_decide) continue;
+    rigor_evidence_t e = {
+        .ratio = r->ratio,
+        .lo = r->ci_lo,
+        .hi = r->ci_hi,
+        .higher_is_better = r->base->figure.higher_is_better,
+        .exact = r->figure_exact,
+        .floored = r->floored,
+        .threshold = o->threshold,
+        .n_units = r->runs_base < r->runs_cand ? r->runs_base : r->runs_cand,
+        .unit_sd = r->unit_sd,
+        .two_sample = true,
+        .unit_sd_floor = r->unit_sd_floor,
+        .fixed_half_width = session_half_width(o),
+        .unit_name = "runs a side",
+        .invalid = r->invalid,
+        .unusable = r->reason,
+    };
+    char have[96];
+    snprintf(have, sizeof have, "%zu run%s BASE, %zu CAND", r->runs_base,
+             r->runs_base == 1 ? "" : "s", r->runs_cand);
+    e.units_text = have;
+    if (r->one_run && e.n_units > 1) e.n_units = 1;
+    rigor_decision_t d;
+    rigor_decide(&e, &d);
+    r->verdict = d.verdict;
+    r->runs_needed = d.units_needed;
+    r->runs_needed_floor = e.unit_sd_floor;
+    snprintf(r->reason, sizeof r->reason, "%s", d.reason);
+    double change = d.cost - 1;
+    if ((r->verdict == RIGOR_CMP_SLOWER || r->verdict == RIGOR_CMP_FASTER) &&
+        (r->p95_ratio - 1) * change < 0)
+      rigor_clause_append(r->reason, sizeof r->reason, "P95 moved the other way (%+.2f%%)",
+                          (r->p95_ratio - 1) * 100);
   }
   for (size_t i = 0; i < c->n_rows; i++) {
-    rigor_cmp_row_t *r = &c->rows[i];
-    /* Only a direction read from a side over its gate withholds its figure; an unstable row's
-     * ratio is an observation, shown as one. */
-    r->imprecise =
-        r->imprecise && (r->verdict == RIGOR_CMP_SLOWER || r->verdict == RIGOR_CMP_FASTER);
     if (c->rows[i].verdict == RIGOR_CMP_SLOWER) c->regression = true;
     if (o->fail_on & (1u << c->rows[i].verdict)) c->failed = true;
   }
@@ -473,7 +380,7 @@ void rigor_comparison_vacuous_reason(const rigor_comparison_t *c, char *buf, siz
 }
 
 int rigor_fail_on_parse(const char *list, unsigned *bits, char *err, size_t errlen) {
-  static const rigor_cmp_verdict_t allowed[] = {RIGOR_CMP_UNDETERMINED, RIGOR_CMP_UNSTABLE,
+  static const rigor_cmp_verdict_t allowed[] = {RIGOR_CMP_UNDETERMINED, RIGOR_CMP_INCONCLUSIVE,
                                                 RIGOR_CMP_INVALID, RIGOR_CMP_INCOMPARABLE,
                                                 RIGOR_CMP_MISSING};
   *bits = 0;
@@ -489,7 +396,7 @@ int rigor_fail_on_parse(const char *list, unsigned *bits, char *err, size_t errl
       ok = ok || (int)allowed[k] == v;
     if (!ok) {
       snprintf(err, errlen,
-               "'%.*s' is not a verdict --fail-on takes (undetermined, unstable, invalid, "
+               "'%.*s' is not a verdict --fail-on takes (undetermined, inconclusive, invalid, "
                "incomparable, missing)",
                (int)n, p);
       return RIGOR_EINVAL;

@@ -7,24 +7,11 @@
 #include <stdio.h>
 
 #include "analysis.h"
+#include "decide.h"
 
-typedef enum {
-  RIGOR_CMP_SAME = 0,
-  RIGOR_CMP_FASTER,
-  RIGOR_CMP_SLOWER,
-  RIGOR_CMP_UNSTABLE,     /* either side over the CV gate or with too few samples */
-  RIGOR_CMP_INVALID,      /* correctness, invalid samples, or workload/timing mismatch */
-  RIGOR_CMP_INCOMPARABLE, /* identity fields that matter differ */
-  RIGOR_CMP_UNDETERMINED, /* the data cannot decide: one run a side, fewer than two blocks */
-  RIGOR_CMP_MISSING,      /* the row is on one side only */
-  RIGOR_CMP_VERDICT_COUNT
-} rigor_cmp_verdict_t;
-const char *rigor_cmp_verdict_name(rigor_cmp_verdict_t v);
-/* The verdict of a name ("undetermined"), or -1. */
-int rigor_cmp_verdict_parse(const char *name);
-
-/* runs_needed above this reads "more than". */
-#define RIGOR_CMP_RUNS_NEEDED_MAX 1000
+/* The sd of a file's level between sessions on a shared machine that a comparison of one file
+ * a side allows for when nothing measured it (docs/methodology.md, "Across files"). */
+#define RIGOR_SESSION_NOISE_DEFAULT 0.05
 
 typedef struct rigor_compare_opts {
   double threshold;                   /* smallest relative change that counts; default 0.02 */
@@ -34,6 +21,9 @@ typedef struct rigor_compare_opts {
   const char *const *ignore_identity; /* dotted identity paths (prefixes) not to compare */
   size_t n_ignore;
   unsigned fail_on; /* verdicts that fail the gate besides slower: bit (1u << verdict) */
+  /* The sd of a file's level between sessions (a fraction), allowed for in every interval
+   * across files; 0 for none. */
+  double session_noise;
 } rigor_compare_opts_t;
 void rigor_compare_opts_default(rigor_compare_opts_t *o);
 
@@ -53,7 +43,10 @@ typedef struct rigor_cmp_row {
   bool exact;           /* the Mann-Whitney p is exact */
   bool figure_exact;    /* both figures identical in every sample: the ratio is exact */
   bool floored;         /* the interval was widened to what quantised values resolve */
-  bool imprecise;       /* a side over its gate: the direction stands, the figure is withheld */
+  double unit_sd;       /* sd of one run's log figure behind the interval */
+  bool unit_sd_floor;   /* unit_sd is a lower bound: the run level was not measured */
+  bool to_decide;       /* matched on both sides and comparable: the rule decides it */
+  char invalid[256];    /* clauses that make it invalid */
   uint32_t runs_needed; /* for undetermined rows; 0 when not estimable */
   bool runs_needed_floor;
   rigor_cmp_verdict_t verdict;

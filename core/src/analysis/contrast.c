@@ -264,49 +264,21 @@ static double median_in_block(const rigor_figure_t *f, const blocks_t *b, uint32
   return NAN;
 }
 
-/* The step a timing cannot resolve, relative to the two medians: the larger of the rows' own
- * quanta and the smallest gap between any two of their values (identical runs on each side that
- * differ only across sides are one step apart, not an exact difference). */
-static double relative_quantum(const rigor_row_t *a, const rigor_row_t *b) {
-  const rigor_figure_t *fa = &a->figure, *fb = &b->figure;
-  size_t n = fa->n + fb->n;
-  double *all = malloc((n ? n : 1) * sizeof *all);
-  double q = fmax(fa->quantum, fb->quantum);
-  if (all) {
-    memcpy(all, fa->values, fa->n * sizeof *all);
-    memcpy(all + fa->n, fb->values, fb->n * sizeof *all);
-    q = fmax(q, rigor_quantum_of(all, n));
-    free(all);
-  }
-  double scale = sqrt(fabs(fa->summary.median * fb->summary.median));
-  return scale > 0 ? q / scale : 0;
-}
-
-static void side_problems(const rigor_row_t *w, const char *side, char *invalid, size_t ilen,
-                          char *unstable, size_t ulen) {
-  if (w->n_wrong)
-    rigor_clause_append(invalid, ilen, "%s: correctness failed in %zu samples", side, w->n_wrong);
-  if (w->n_invalid)
-    rigor_clause_append(invalid, ilen, "%s: %zu invalid samples", side, w->n_invalid);
-  if (w->verdict == RIGOR_VERDICT_TOO_FEW)
-    rigor_clause_append(unstable, ulen, "%s: %zu samples < %u", side, w->figure.n, w->min_samples);
-  else if (w->verdict == RIGOR_VERDICT_UNSTABLE)
-    rigor_clause_append(unstable, ulen, "%s: %s %.2f%% > %.2f%%", side,
-                        w->statistic == RIGOR_GATE_ROBUST ? "robust spread" : "CV",
-                        w->gate_value * 100, w->cv_max * 100);
-}
-
 /* Fills the measurement of one contrast; the verdict waits for Holm's adjustment. */
 static void measure(const rigor_exp_analysis_t *e, const blocks_t *blocks,
                     const rigor_contrast_opts_t *o, rigor_contrast_t *c) {
   const rigor_row_t *ref = c->ref, *row = c->row;
-  c->ratio = c->lo = c->hi = c->p = c->p_holm = c->p_wilcoxon = c->w_plus = c->hl_ratio = NAN;
+  c->ratio = c->lo = c->hi = c->p = c->p_holm = c->p_wilcoxon = c->w_plus = c->hl_ratio =
+      c->pair_sd = NAN;
   c->half_width = INFINITY;
   c->figure = row->figure.name;
   c->higher_is_better = row->figure.higher_is_better;
-  char invalid[512] = "", unstable[512] = "";
-  side_problems(ref, c->ref_label, invalid, sizeof invalid, unstable, sizeof unstable);
-  side_problems(row, c->label, invalid, sizeof invalid, unstable, sizeof unstable);
+  char invalid[512] = "", unusable[512] = "";
+  bool no_data = false;
+  rigor_decide_side_problems(ref, c->ref_label, invalid, sizeof invalid, unusable, sizeof unusable,
+                             &no_data);
+  rigor_decide_side_problems(row, c->label, invalid, sizeof invalid, unusable, sizeof unusable,
+                             &no_data);
   if (strcmp(ref->figure.name, row->figure.name) != 0)
     rigor_clause_append(invalid, sizeof invalid, "judged by %s against %s", row->figure.name,
                         ref->figure.name);
@@ -329,13 +301,14 @@ static void measure(const rigor_exp_analysis_t *e, const blocks_t *blocks,
     c->half_width = 0;
   } else if (c->n_pairs >= 2) {
     rigor_paired_t t;
-    double floor = relative_quantum(ref, row) / sqrt(6.0);
+    double floor = rigor_decide_relative_quantum(&ref->figure, &row->figure) / sqrt(6.0);
     rigor_stats_paired(d, c->n_pairs, o->level, floor, &t);
     c->ratio = exp(t.mean);
     c->lo = exp(t.lo);
     c->hi = exp(t.hi);
     c->half_width = t.half_width;
     c->p = t.p;
+    c->pair_sd = t.sd;
     c->floored = t.floored;
     rigor_signrank_t w;
     if (rigor_signed_rank(d, c->n_pairs, &w) == 0) {
@@ -349,29 +322,13 @@ static void measure(const rigor_exp_analysis_t *e, const blocks_t *blocks,
     c->ratio = exp(d[0]);
   }
   free(d);
-  c->verdict = RIGOR_CMP_SAME; /* decided after Holm's adjustment */
-  if (invalid[0]) {
-    c->verdict = RIGOR_CMP_INVALID;
-    snprintf(c->reason, sizeof c->reason, "%s", invalid);
-  } else if (c->exact) {
-    return; /* nothing varies: the ratio needs no test */
-  } else if (ref->figure.n == 0 || row->figure.n == 0) {
-    c->verdict = RIGOR_CMP_UNSTABLE;
-    snprintf(c->reason, sizeof c->reason, "%s: no usable samples",
-             ref->figure.n == 0 ? c->ref_label : c->label);
-  } else if (c->n_pairs < 2) {
-    c->verdict = RIGOR_CMP_UNDETERMINED;
-    snprintf(c->reason, sizeof c->reason,
-             "%zu complete block%s: a paired interval needs at least 2 (replicates: 2 or more)",
-             c->n_pairs, c->n_pairs == 1 ? "" : "s");
-  } else if (unstable[0]) {
-    c->imprecise = true;
-    snprintf(c->reason, sizeof c->reason, "%s", unstable);
-  }
+  snprintf(c->invalid, sizeof c->invalid, "%s", invalid);
+  snprintf(c->reason, sizeof c->reason, "%s", unusable);
 }
 
-/* "slower" and "faster" read the figure's direction: for a higher-is-better metric a lower
- * value is slower. */
+/* Each contrast's evidence to the one rule (decide.h), after Holm's adjustment of the paired
+ * p-values over the set (reported beside the interval). "slower" and "faster" read the figure's
+ * direction: for a higher-is-better metric a lower value is slower. */
 static void decide(rigor_contrasts_t *set) {
   const rigor_contrast_opts_t *o = &set->opts;
   double *p = malloc((set->n ? set->n : 1) * sizeof *p);
@@ -380,52 +337,42 @@ static void decide(rigor_contrasts_t *set) {
     free(p), free(adj);
     return;
   }
-  for (size_t i = 0; i < set->n; i++)
-    p[i] = set->items[i].verdict == RIGOR_CMP_SAME && !set->items[i].exact ? set->items[i].p : NAN;
+  for (size_t i = 0; i < set->n; i++) {
+    const rigor_contrast_t *c = &set->items[i];
+    p[i] = !c->invalid[0] && !c->exact && c->n_pairs >= 2 ? c->p : NAN;
+  }
   rigor_holm(p, set->n, adj);
   for (size_t i = 0; i < set->n; i++) {
     rigor_contrast_t *c = &set->items[i];
     c->p_holm = adj[i];
-    if (c->verdict != RIGOR_CMP_SAME) continue;
-    /* cost: > 1 means worse than the reference */
-    double cost = c->higher_is_better ? 1 / c->ratio : c->ratio;
-    double cost_lo = c->higher_is_better ? 1 / c->hi : c->lo;
-    double cost_hi = c->higher_is_better ? 1 / c->lo : c->hi;
-    double change = cost - 1;
-    bool beyond = fabs(change) >= o->threshold;
-    bool significant = c->exact || c->p_holm < o->alpha;
-    bool ci_excludes = change > 0 ? cost_lo > 1 + o->threshold : cost_hi < 1 - o->threshold;
-    /* The blocks pair the two levels in time, so a side over its gate keeps its direction when
-     * the whole interval clears the threshold. */
-    if (beyond && significant && ci_excludes) {
-      c->verdict = change > 0 ? RIGOR_CMP_SLOWER : RIGOR_CMP_FASTER;
-      if (c->verdict == RIGOR_CMP_SLOWER) set->regression = true;
-      if (c->imprecise)
-        rigor_clause_append(
-            c->reason, sizeof c->reason,
-            "the whole interval lies beyond the threshold: the direction stands, the precise "
-            "figure is withheld");
-      if (!c->exact && c->n_pairs >= 6 && !(c->p_wilcoxon < o->alpha))
-        rigor_clause_append(c->reason, sizeof c->reason,
-                            "the signed-rank test does not confirm it (p %.3g)", c->p_wilcoxon);
-    } else if (c->imprecise) {
-      c->verdict = RIGOR_CMP_UNSTABLE;
-      c->imprecise = false; /* an unstable contrast's ratio is an observation, shown as one */
-    } else if (!beyond) {
-      rigor_clause_append(c->reason, sizeof c->reason, "change within the %.2f%% threshold",
-                          o->threshold * 100);
-    } else {
+    rigor_evidence_t e = {
+        .ratio = c->ratio,
+        .lo = c->lo,
+        .hi = c->hi,
+        .higher_is_better = c->higher_is_better,
+        .exact = c->exact,
+        .floored = c->floored,
+        .threshold = o->threshold,
+        .n_units = c->n_pairs,
+        .unit_sd = c->pair_sd,
+        .unit_name = c->interleaved ? "runs" : "blocks",
+        .invalid = c->invalid,
+        .unusable = c->reason,
+    };
+    char have[64];
+    snprintf(have, sizeof have, "%zu complete %s%s", c->n_pairs, c->interleaved ? "run" : "block",
+             c->n_pairs == 1 ? "" : "s");
+    e.units_text = have;
+    rigor_decision_t d;
+    rigor_decide(&e, &d);
+    c->verdict = d.verdict;
+    c->units_needed = d.units_needed;
+    snprintf(c->reason, sizeof c->reason, "%s", d.reason);
+    if (c->verdict == RIGOR_CMP_SLOWER) set->regression = true;
+    if ((c->verdict == RIGOR_CMP_SLOWER || c->verdict == RIGOR_CMP_FASTER) && !c->exact &&
+        c->n_pairs >= 6 && !(c->p_wilcoxon < o->alpha))
       rigor_clause_append(c->reason, sizeof c->reason,
-                          "not shown beyond the threshold (Holm p %.3g%s)", c->p_holm,
-                          ci_excludes ? "" : ", 95% CI reaches inside the threshold");
-    }
-    if (c->floored)
-      rigor_clause_append(
-          c->reason, sizeof c->reason,
-          "interval widened to the timing quantum (identical runs cannot show a spread)");
-    if (c->exact)
-      rigor_clause_append(c->reason, sizeof c->reason, "exact: %s is identical in every repeat",
-                          c->figure);
+                          "the signed-rank test does not confirm it (p %.3g)", c->p_wilcoxon);
   }
   free(p), free(adj);
 }

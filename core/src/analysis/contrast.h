@@ -15,6 +15,7 @@
 
 #include "analysis.h"
 #include "compare.h"
+#include "decide.h"
 
 /* A matrix axis of an experiment and its levels, in the order the matrix declared them. */
 typedef struct rigor_axis_info {
@@ -61,12 +62,15 @@ typedef struct rigor_contrast {
   double p, p_holm; /* paired t, two-sided; Holm-adjusted over the set */
   double w_plus, p_wilcoxon;
   bool wilcoxon_exact;
-  size_t n_zero;   /* pairs with no difference, dropped by the signed-rank test */
-  double hl_ratio; /* exp of the Hodges-Lehmann estimate of the log ratios */
-  bool exact;      /* both figures identical in every sample: the ratio is exact */
-  bool floored;    /* the interval was widened to what the timing quantum resolves */
-  bool imprecise;  /* a side is over its gate: the direction stands, the figure is withheld */
+  size_t n_zero;         /* pairs with no difference, dropped by the signed-rank test */
+  double hl_ratio;       /* exp of the Hodges-Lehmann estimate of the log ratios */
+  bool exact;            /* both figures identical in every sample: the ratio is exact */
+  bool floored;          /* the interval was widened to what the timing quantum resolves */
+  double pair_sd;        /* sd of the paired log ratios (one per block, or per run for arms) */
+  bool interleaved;      /* the levels ran as arms inside each process: the pairs are runs */
+  uint32_t units_needed; /* blocks (runs) the observed spread calls for; decide.h */
   rigor_cmp_verdict_t verdict;
+  char invalid[256]; /* clauses that make it invalid */
   char reason[512];
 } rigor_contrast_t;
 

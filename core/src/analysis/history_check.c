@@ -35,7 +35,25 @@ static const rigor_cmp_row_t *matching_row(const rigor_comparison_t *cmp, const 
   return NULL;
 }
 
-/* rigor compare's verdict on this series' row, the previous commit as BASE. */
+/* The variation between sessions as this series shows it: the sd of the log medians of the
+ * commits before `at` (each measured in its own session), with at least three of them; the
+ * default allowance otherwise. *earlier says how many it read (0: the default). */
+static double series_session_noise(const rigor_series_t *s, size_t at, size_t *earlier) {
+  double sum = 0, sum2 = 0;
+  size_t n = 0;
+  for (size_t k = 0; k < at; k++) {
+    double v = s->points[k].value;
+    if (!(v > 0)) continue;
+    sum += log(v), sum2 += log(v) * log(v), n++;
+  }
+  *earlier = n >= 3 ? n : 0;
+  if (n < 3) return RIGOR_SESSION_NOISE_DEFAULT;
+  double var = (sum2 - sum * sum / (double)n) / (double)(n - 1);
+  return expm1(sqrt(var > 0 ? var : 0));
+}
+
+/* rigor compare's verdict on this series' row, the previous commit as BASE, with the series'
+ * own commit-to-commit spread as the allowance for sessions. */
 static judgement_t contrast(check_t *c, const rigor_series_t *s, size_t at, char *why, size_t len) {
   char prev[64];
   if (at == 0) {
@@ -52,6 +70,8 @@ static judgement_t contrast(check_t *c, const rigor_series_t *s, size_t at, char
   if (!base || !cand) return NOT_JUDGED;
   rigor_compare_opts_t opts;
   rigor_compare_opts_default(&opts);
+  size_t earlier = 0;
+  opts.session_noise = series_session_noise(s, at, &earlier);
   rigor_comparison_t *cmp = NULL;
   if (rigor_compare(base, cand, &opts, &cmp)) {
     snprintf(why, len, "A/B against %s: the comparison failed", prev);
@@ -69,7 +89,17 @@ static judgement_t contrast(check_t *c, const rigor_series_t *s, size_t at, char
       n += snprintf(why + n, len - (size_t)n, " [%+.2f%%, %+.2f%%]", (r->ci_lo - 1) * 100,
                     (r->ci_hi - 1) * 100);
     if (r->reason[0] && n > 0 && (size_t)n < len)
-      snprintf(why + n, len - (size_t)n, "; %s", r->reason);
+      n += snprintf(why + n, len - (size_t)n, "; %s", r->reason);
+    if (n > 0 && (size_t)n < len) {
+      if (earlier)
+        snprintf(why + n, len - (size_t)n,
+                 "; sessions allowed for: %.2f%% (the spread of %zu earlier commits)",
+                 opts.session_noise * 100, earlier);
+      else
+        snprintf(why + n, len - (size_t)n,
+                 "; sessions allowed for: %.2f%% (the default: fewer than 3 earlier commits)",
+                 opts.session_noise * 100);
+    }
     if (r->runs_base < 2 || r->runs_cand < 2) {
       n = (int)strlen(why);
       if ((size_t)n < len) snprintf(why + n, len - (size_t)n, "; a verdict needs two runs a side");

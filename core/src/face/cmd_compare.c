@@ -12,9 +12,11 @@
 static const char about[] =
     "Verdicts per variant and point between two results files (BASE and CAND), with the run as\n"
     "the unit; or, with --axis, the levels of one matrix axis of one FILE against a reference\n"
-    "level, paired by block. Verdicts: same, faster, slower, unstable, invalid, incomparable,\n"
-    "missing, undetermined. Exit 4 when a row is slower or has a verdict --fail-on lists, 1 when\n"
-    "nothing could be compared.\n";
+    "level, paired by block. Verdicts come from the interval: faster or slower when it lies\n"
+    "wholly beyond the threshold, same when wholly inside it, inconclusive otherwise; and\n"
+    "invalid, incomparable, missing, undetermined. Across files every interval allows for the\n"
+    "variation between two sessions (--session-noise). Exit 4 when a row is slower or has a\n"
+    "verdict --fail-on lists, 1 when nothing could be compared.\n";
 
 typedef struct compare_args {
   rigor_compare_opts_t opts;
@@ -152,10 +154,13 @@ done:
   return code;
 }
 
-/* --threshold, --seed and --fail-on into the options; a usage error says what is wrong. */
+/* --threshold, --seed, --fail-on and --session-noise into the options; a usage error says what is
+ * wrong. */
 static int parse_values(const rigor_command_t *cmd, const char *threshold, const char *seed,
-                        const char *fail_on, rigor_compare_opts_t *o) {
+                        const char *fail_on, const char *session_noise, rigor_compare_opts_t *o) {
   char err[256];
+  if (session_noise && rigor_parse_percent(session_noise, &o->session_noise, err, sizeof err))
+    return rigor_usage_error(cmd, "--session-noise: %s", err);
   if (threshold && rigor_parse_percent(threshold, &o->threshold, err, sizeof err))
     return rigor_usage_error(cmd, "--threshold: %s", err);
   if (seed && rigor_parse_uint(seed, &o->seed, err, sizeof err))
@@ -169,15 +174,19 @@ int rigor_cmd_compare(int argc, char **argv) {
   compare_args_t a = {.view = RIGOR_REPORT_VIEW_INIT};
   rigor_compare_opts_default(&a.opts);
   const char *threshold = NULL, *seed = NULL, *fail_on = NULL, *format = NULL, *table = NULL,
-             *columns = NULL, *width = NULL;
+             *columns = NULL, *width = NULL, *session_noise = NULL;
   rigor_strings_t ignore = {0}, files = {0};
   const rigor_option_t options[] = {
       {"threshold", 0, "PCT", "the smallest change that counts (2% or 0.02; default 2%)",
        .value = &threshold},
       {"fail-on", 0, "LIST",
-       "verdicts that fail too: undetermined,unstable,invalid,incomparable,"
+       "verdicts that fail too: undetermined,inconclusive,invalid,incomparable,"
        "missing",
        .value = &fail_on},
+      {"session-noise", 0, "PCT",
+       "the sd of a file's level between sessions, allowed for across files (default 5%; 0: "
+       "none)",
+       .value = &session_noise},
       {"format", 0, "FORMAT", "text (default), md, csv, json or html", .value = &format},
       {"output", 'o', "OUT", "write to OUT instead of standard output", .value = &a.out_path},
       {"ignore-identity", 0, "PATH", "do not compare this identity field (repeatable)",
@@ -197,7 +206,7 @@ int rigor_cmd_compare(int argc, char **argv) {
                                about, options};
   a.cmd = &cmd;
   int code = rigor_args_parse(&cmd, argc, argv, &files);
-  if (code < 0) code = parse_values(&cmd, threshold, seed, fail_on, &a.opts);
+  if (code < 0) code = parse_values(&cmd, threshold, seed, fail_on, session_noise, &a.opts);
   if (code < 0 && !(a.writer = rigor_args_writer(&cmd, format))) code = RIGOR_EXIT_USAGE;
   if (code < 0 && ((table && rigor_report_view_set(&a.view, "compare", "--table", table)) ||
                    (columns && rigor_report_view_set(&a.view, "compare", "--columns", columns)) ||

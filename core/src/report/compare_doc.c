@@ -33,20 +33,18 @@ json_t *rigor_comparison_json(const rigor_comparison_t *c, const rigor_compare_o
   for (size_t i = 0; i < c->n_rows; i++) {
     const rigor_cmp_row_t *r = &c->rows[i];
     const rigor_row_t *any = r->base ? r->base : r->cand;
-    bool withheld = r->imprecise;
     json_t *row = json_pack(
         "{s:s, s:s?, s:s?, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o, "
-        "s:o, s:o, s:I, s:I, s:b, s:b, s:b, s:b}",
+        "s:o, s:o, s:I, s:I, s:b, s:b, s:b}",
         "experiment", r->experiment, "variant", r->variant_label, "point", r->point_label, "figure",
         any ? any->figure.name : "time_s", "verdict", rigor_cmp_verdict_name(r->verdict), "reason",
-        r->reason, "median_ratio", real(withheld ? NAN : r->ratio), "p95_ratio",
-        real(withheld ? NAN : r->p95_ratio), "ci_low", real(r->ci_lo), "ci_high", real(r->ci_hi),
-        "p", real(r->p), "p_runs", real(r->p_runs), "p_holm", real(r->p_holm), "exact", r->exact,
-        "hl_shift", real(withheld ? NAN : r->hl_shift), "base_median", real(figure_median(r->base)),
-        "cand_median", real(figure_median(r->cand)), "base_cv", real(figure_cv(r->base)), "cand_cv",
-        real(figure_cv(r->cand)), "runs_base", (json_int_t)r->runs_base, "runs_cand",
-        (json_int_t)r->runs_cand, "one_run", r->one_run, "imprecise", r->imprecise, "figure_exact",
-        r->figure_exact, "floored", r->floored);
+        r->reason, "median_ratio", real(r->ratio), "p95_ratio", real(r->p95_ratio), "ci_low",
+        real(r->ci_lo), "ci_high", real(r->ci_hi), "p", real(r->p), "p_runs", real(r->p_runs),
+        "p_holm", real(r->p_holm), "exact", r->exact, "hl_shift", real(r->hl_shift), "base_median",
+        real(figure_median(r->base)), "cand_median", real(figure_median(r->cand)), "base_cv",
+        real(figure_cv(r->base)), "cand_cv", real(figure_cv(r->cand)), "runs_base",
+        (json_int_t)r->runs_base, "runs_cand", (json_int_t)r->runs_cand, "one_run", r->one_run,
+        "figure_exact", r->figure_exact, "floored", r->floored);
     json_object_set_new(row, "runs_needed",
                         r->runs_needed ? json_integer((json_int_t)r->runs_needed) : json_null());
     json_array_append_new(rows, row);
@@ -97,7 +95,7 @@ static void comparison_forest(const void *arg, FILE *out) {
     items[i].ratio = flip ? 1 / r->ratio : r->ratio;
     items[i].lo = flip ? 1 / r->ci_hi : r->ci_lo;
     items[i].hi = flip ? 1 / r->ci_lo : r->ci_hi;
-    items[i].show_ratio = !r->imprecise;
+    items[i].show_ratio = true;
     items[i].color = verdict_color(r->verdict);
   }
   if (items && labels)
@@ -172,13 +170,8 @@ rigor_doc_t *rigor_comparison_doc(const rigor_comparison_t *c) {
         rigor_table_set_value(t, w, 3 + (size_t)k, x ? x->figure.summary.median : NAN);
       }
     }
-    if (r->imprecise) {
-      rigor_table_set_text(t, w, 5, "withheld");
-      rigor_table_set_text(t, w, 6, "withheld");
-    } else {
-      rigor_table_set_value(t, w, 5, r->ratio - 1);
-      rigor_table_set_value(t, w, 6, r->p95_ratio - 1);
-    }
+    rigor_table_set_value(t, w, 5, r->ratio - 1);
+    rigor_table_set_value(t, w, 6, r->p95_ratio - 1);
     if (isfinite(r->ci_lo))
       snprintf(s, sizeof s, "[%+.2f%%, %+.2f%%]%s", (r->ci_lo - 1) * 100, (r->ci_hi - 1) * 100,
                r->one_run && !r->figure_exact ? " cycles" : "");
@@ -195,9 +188,7 @@ rigor_doc_t *rigor_comparison_doc(const rigor_comparison_t *c) {
     else
       snprintf(s, sizeof s, "-");
     rigor_table_set_text(t, w, 8, s);
-    if (r->imprecise)
-      rigor_table_set_text(t, w, 9, "withheld");
-    else if (r->base && strcmp(r->base->figure.name, "time_s") != 0)
+    if (r->base && strcmp(r->base->figure.name, "time_s") != 0)
       rigor_table_set_text(t, w, 9, "-");
     else
       rigor_table_set_value(t, w, 9, r->hl_shift);

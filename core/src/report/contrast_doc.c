@@ -41,8 +41,9 @@ void rigor_contrast_sentence(const rigor_contrast_t *c, char *buf, size_t len) {
   char prefix[640] = "";
   if (where[0]) snprintf(prefix, sizeof prefix, "%s: ", where);
   const char *verb = is_time(c) ? "ran" : "is";
-  if (c->verdict != RIGOR_CMP_SAME && c->verdict != RIGOR_CMP_FASTER &&
-      c->verdict != RIGOR_CMP_SLOWER) {
+  bool judged = c->verdict == RIGOR_CMP_SAME || c->verdict == RIGOR_CMP_FASTER ||
+                c->verdict == RIGOR_CMP_SLOWER || c->verdict == RIGOR_CMP_INCONCLUSIVE;
+  if (!judged || !isfinite(c->ratio) || !isfinite(c->lo) || !isfinite(c->hi)) {
     snprintf(buf, len, "%s%s against %s: %s (%s)", prefix, c->label, c->ref_label,
              rigor_cmp_verdict_name(c->verdict), c->reason);
     return;
@@ -59,20 +60,19 @@ void rigor_contrast_sentence(const rigor_contrast_t *c, char *buf, size_t len) {
   char on[128] = "";
   if (!is_time(c)) snprintf(on, sizeof on, " on %s", c->figure);
   char blocks[64];
-  snprintf(blocks, sizeof blocks, "%zu block%s", c->n_pairs, c->n_pairs == 1 ? "" : "s");
+  const char *unit = c->interleaved ? "run" : "block";
+  snprintf(blocks, sizeof blocks, "%zu %s%s", c->n_pairs, unit, c->n_pairs == 1 ? "" : "s");
+  /* A direction is claimed only by faster and slower; the others say what the interval shows. */
+  char verdict[700] = "";
+  if (c->verdict == RIGOR_CMP_SAME || c->verdict == RIGOR_CMP_INCONCLUSIVE)
+    snprintf(verdict, sizeof verdict, ": %s (%s)", rigor_cmp_verdict_name(c->verdict), c->reason);
   if (c->exact) {
-    snprintf(buf, len, "%s%s %s %s× %s than %s%s, exact (%.10g vs %.10g), %s", prefix, c->label,
+    snprintf(buf, len, "%s%s %s %s× %s than %s%s, exact (%.10g vs %.10g), %s%s", prefix, c->label,
              verb, fs, word, c->ref_label, on, c->row->figure.values[0], c->ref->figure.values[0],
-             blocks);
-  } else if (c->imprecise) {
-    snprintf(buf, len,
-             "%s%s %s %s than %s%s [%s, %s], %s, p %.2g (imprecise: the figure is "
-             "withheld)",
-             prefix, c->label, verb, word, c->ref_label, on, ls, hs, blocks, c->p);
+             blocks, verdict);
   } else {
     snprintf(buf, len, "%s%s %s %s× %s than %s%s [%s, %s], %s, p %.2g%s", prefix, c->label, verb,
-             fs, word, c->ref_label, on, ls, hs, blocks, c->p,
-             c->verdict == RIGOR_CMP_SAME ? ": not shown beyond the threshold" : "");
+             fs, word, c->ref_label, on, ls, hs, blocks, c->p, verdict);
   }
 }
 
@@ -86,7 +86,6 @@ json_t *rigor_contrasts_json(const rigor_contrasts_t *set) {
     const rigor_contrast_t *c = &set->items[i];
     char sentence[1200];
     rigor_contrast_sentence(c, sentence, sizeof sentence);
-    bool withheld = c->imprecise;
     json_t *o = json_pack(
         "{s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:s?, s:s, s:b, s:I, s:I, s:o, s:o, s:o, s:o, s:o, "
         "s:o, s:{s:o, s:o, s:b, s:I}, s:o, s:b, s:b, s:b, s:s, s:s, s:s}",
@@ -94,13 +93,14 @@ json_t *rigor_contrasts_json(const rigor_contrasts_t *set) {
         "ref_variant", (json_int_t)c->ref_variant, "variant", (json_int_t)c->variant, "point",
         (json_int_t)c->point, "point_label", c->point_label, "figure", c->figure,
         "higher_is_better", c->higher_is_better, "pairs", (json_int_t)c->n_pairs,
-        "incomplete_blocks", (json_int_t)c->n_incomplete, "ratio", real(withheld ? NAN : c->ratio),
-        "ci_low", real(c->lo), "ci_high", real(c->hi), "half_width_log", real(c->half_width), "p",
-        real(c->p), "p_holm", real(c->p_holm), "wilcoxon", "w_plus", real(c->w_plus), "p",
-        real(c->p_wilcoxon), "exact", c->wilcoxon_exact, "zeros", (json_int_t)c->n_zero, "hl_ratio",
-        real(withheld ? NAN : c->hl_ratio), "exact", c->exact, "floored", c->floored, "imprecise",
-        c->imprecise, "verdict", rigor_cmp_verdict_name(c->verdict), "reason", c->reason,
-        "sentence", sentence);
+        "incomplete_blocks", (json_int_t)c->n_incomplete, "ratio", real(c->ratio), "ci_low",
+        real(c->lo), "ci_high", real(c->hi), "half_width_log", real(c->half_width), "p", real(c->p),
+        "p_holm", real(c->p_holm), "wilcoxon", "w_plus", real(c->w_plus), "p", real(c->p_wilcoxon),
+        "exact", c->wilcoxon_exact, "zeros", (json_int_t)c->n_zero, "hl_ratio", real(c->hl_ratio),
+        "exact", c->exact, "floored", c->floored, "interleaved", c->interleaved, "verdict",
+        rigor_cmp_verdict_name(c->verdict), "reason", c->reason, "sentence", sentence);
+    json_object_set_new(o, "units_needed",
+                        c->units_needed ? json_integer((json_int_t)c->units_needed) : json_null());
     json_array_append_new(out, o);
   }
   return out;
@@ -177,10 +177,7 @@ static rigor_table_t *contrasts_table(const rigor_contrasts_t *set) {
     rigor_table_set_text(t, w, at(5, np), c->figure);
     rigor_table_set_value(t, w, at(6, np), (double)c->n_pairs);
     rigor_table_set_value(t, w, at(7, np), (double)c->n_incomplete);
-    if (c->imprecise)
-      rigor_table_set_text(t, w, at(8, np), "withheld");
-    else
-      rigor_table_set_value(t, w, at(8, np), c->ratio - 1);
+    rigor_table_set_value(t, w, at(8, np), c->ratio - 1);
     fmt_interval(s, sizeof s, c);
     rigor_table_set_text(t, w, at(9, np), s);
     if (c->exact)
@@ -197,10 +194,7 @@ static rigor_table_t *contrasts_table(const rigor_contrasts_t *set) {
     else
       snprintf(s, sizeof s, "-");
     rigor_table_set_text(t, w, at(11, np), s);
-    if (c->imprecise)
-      rigor_table_set_text(t, w, at(12, np), "withheld");
-    else
-      rigor_table_set_value(t, w, at(12, np), c->hl_ratio - 1);
+    rigor_table_set_value(t, w, at(12, np), c->hl_ratio - 1);
     rigor_table_set_text(t, w, at(13, np), rigor_cmp_verdict_name(c->verdict));
     rigor_table_set_text(t, w, at(14, np), c->reason[0] ? c->reason : "-");
     bool interval = isfinite(c->lo) && isfinite(c->hi);
@@ -241,7 +235,7 @@ static void forest_figure(const void *arg, FILE *out) {
              c->point_label ? ": " : "", c->label, c->ref_label);
     items[i].label = labels[i];
     cost(c, &items[i].ratio, &items[i].lo, &items[i].hi);
-    items[i].show_ratio = !c->imprecise;
+    items[i].show_ratio = true;
     items[i].color = verdict_color(c->verdict);
   }
   if (items && labels)
