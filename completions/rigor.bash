@@ -102,7 +102,7 @@ _rigor() {
       return
       ;;
     --fail-on)
-      COMPREPLY=($(compgen -W "undetermined unstable invalid incomparable missing" -- "$cur"))
+      COMPREPLY=($(compgen -W "undetermined inconclusive invalid incomparable missing" -- "$cur"))
       return
       ;;
     --threshold | --seed | --metric | --ignore-identity | --commit | --date | --branch | --tag | \
