@@ -264,12 +264,99 @@ static double median_in_block(const rigor_figure_t *f, const blocks_t *b, uint32
   return NAN;
 }
 
+/* The axis whose levels ran as arms inside every run (schedule.interleave), or NULL. */
+static const json_t *interleave_of(const rigor_exp_analysis_t *e) {
+  return json_object_get(json_object_get(e->record, "schedule"), "interleave");
+}
+
+/* The arm index of variant v in its cell (schedule.interleave.arms), or -1. */
+static long arm_of(const json_t *il, uint32_t v) {
+  size_t c, a;
+  json_t *cell, *x;
+  json_array_foreach(json_object_get(il, "arms"), c, cell) {
+    json_array_foreach(cell, a, x) {
+      if (json_integer_value(x) == (json_int_t)v) return (long)a;
+    }
+  }
+  return -1;
+}
+
+/* Whether arm `arm` measured before arm `other` in cycle `cycle` of a run of block `block`: the
+ * square's row (cycle + offsets[block]) mod rows gives the order (language/interleave_order.c). */
+static int arm_first(const json_t *il, uint32_t block, uint32_t cycle, long arm, long other) {
+  const json_t *square = json_object_get(il, "square");
+  size_t rows = json_array_size(square);
+  json_t *off = json_array_get(json_object_get(il, "offsets"), block);
+  if (!rows || !json_is_integer(off) || arm < 0 || other < 0) return -1;
+  const json_t *row =
+      json_array_get(square, ((size_t)cycle + (size_t)json_integer_value(off)) % rows);
+  size_t j;
+  json_t *x;
+  json_array_foreach(row, j, x) {
+    if (json_integer_value(x) == arm) return 1;
+    if (json_integer_value(x) == other) return 0;
+  }
+  return -1;
+}
+
+/* The block of run `run`'s ok record, or UINT32_MAX. */
+static uint32_t block_of_run(const rigor_exp_analysis_t *e, uint32_t run) {
+  for (size_t k = 0; k < e->n_runs; k++)
+    if (e->runs[k].run == run && e->runs[k].status == RIGOR_RUN_OK) return e->runs[k].block;
+  return UINT32_MAX;
+}
+
+/* Interleaved arms: each ok run hosting both levels gives one paired estimate, the mean over its
+ * cycles of log(level / reference) of the two windows of one cycle and point. The runs are the
+ * units (a run's window pairs are never independent samples); the pooled sd of the window pairs
+ * around their run's mean, and the position effect (the log ratio when the level measured second
+ * against when it measured first, halved), come with it. Returns the number of runs in d. */
+static size_t pair_by_run(const rigor_exp_analysis_t *e, rigor_contrast_t *c, double *d,
+                          size_t cap) {
+  const rigor_row_t *ref = c->ref, *row = c->row;
+  const json_t *il = interleave_of(e);
+  long arm = arm_of(il, c->variant), ref_arm = arm_of(il, c->ref_variant);
+  size_t n = 0, n_windows = 0, n_first = 0, n_second = 0;
+  double ss_within = 0, sum_first = 0, sum_second = 0;
+  for (size_t i = 0; i < row->figure.n_runs && n < cap; i++) {
+    uint32_t run = row->figure.runs[i], block = block_of_run(e, run);
+    double sum = 0, sum2 = 0;
+    size_t m = 0;
+    for (size_t a = 0; a < row->figure.n; a++) {
+      if (row->run_of[a] != run || !(row->times[a] > 0)) continue;
+      for (size_t b = 0; b < ref->figure.n; b++) {
+        if (ref->run_of[b] != run || ref->cycle_of[b] != row->cycle_of[a] || !(ref->times[b] > 0))
+          continue;
+        double x = log(row->times[a] / ref->times[b]);
+        sum += x, sum2 += x * x, m++;
+        int first = arm_first(il, block, row->cycle_of[a], arm, ref_arm);
+        if (first == 1) sum_first += x, n_first++;
+        if (first == 0) sum_second += x, n_second++;
+        break;
+      }
+    }
+    if (m == 0) continue;
+    d[n++] = sum / (double)m;
+    ss_within += sum2 - sum * sum / (double)m;
+    n_windows += m;
+  }
+  c->n_windows = n_windows;
+  c->window_sd = n_windows > n ? sqrt(ss_within / (double)(n_windows - n)) : NAN;
+  c->position_effect = n_first && n_second
+                           ? 0.5 * (sum_second / (double)n_second - sum_first / (double)n_first)
+                           : NAN;
+  return n;
+}
+
 /* Fills the measurement of one contrast; the verdict waits for Holm's adjustment. */
 static void measure(const rigor_exp_analysis_t *e, const blocks_t *blocks,
                     const rigor_contrast_opts_t *o, rigor_contrast_t *c) {
   const rigor_row_t *ref = c->ref, *row = c->row;
   c->ratio = c->lo = c->hi = c->p = c->p_holm = c->p_wilcoxon = c->w_plus = c->hl_ratio =
-      c->pair_sd = NAN;
+      c->pair_sd = c->window_sd = c->position_effect = NAN;
+  const char *arms_axis = json_string_value(json_object_get(interleave_of(e), "axis"));
+  c->interleaved = arms_axis && strcmp(arms_axis, c->axis) == 0 &&
+                   strcmp(row->figure.name, "time_s") == 0 && row->cycle_of && ref->cycle_of;
   c->half_width = INFINITY;
   c->figure = row->figure.name;
   c->higher_is_better = row->figure.higher_is_better;
@@ -287,7 +374,14 @@ static void measure(const rigor_exp_analysis_t *e, const blocks_t *blocks,
     max_block = e->runs[k].block > max_block ? e->runs[k].block : max_block;
   double *d = malloc(((size_t)max_block + 1) * sizeof *d);
   if (!d) return;
-  for (uint32_t b = 0; e->n_runs && b <= max_block; b++) {
+  if (c->interleaved) {
+    free(d);
+    d = malloc((row->figure.n_runs ? row->figure.n_runs : 1) * sizeof *d);
+    if (!d) return;
+    c->n_pairs = pair_by_run(e, c, d, row->figure.n_runs);
+    c->n_incomplete = row->figure.n_runs - c->n_pairs;
+  }
+  for (uint32_t b = 0; !c->interleaved && e->n_runs && b <= max_block; b++) {
     double mr = median_in_block(&ref->figure, blocks, b);
     double mc = median_in_block(&row->figure, blocks, b);
     if (mr > 0 && mc > 0)

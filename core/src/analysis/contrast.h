@@ -68,6 +68,11 @@ typedef struct rigor_contrast {
   bool floored;          /* the interval was widened to what the timing quantum resolves */
   double pair_sd;        /* sd of the paired log ratios (one per block, or per run for arms) */
   bool interleaved;      /* the levels ran as arms inside each process: the pairs are runs */
+  /* Interleaved arms only: window pairs in all (cycle and point of one run), the sd of one
+   * window pair's log ratio around its run's mean, and the position effect on the log scale
+   * (the level measured second against first, halved; NaN when not both occurred). */
+  size_t n_windows;
+  double window_sd, position_effect;
   uint32_t units_needed; /* blocks (runs) the observed spread calls for; decide.h */
   rigor_cmp_verdict_t verdict;
   char invalid[256]; /* clauses that make it invalid */

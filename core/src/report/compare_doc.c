@@ -104,6 +104,31 @@ static void comparison_forest(const void *arg, FILE *out) {
   free(items), free(labels);
 }
 
+/* "golden-side/default: CAND ran 1.02× slower than BASE [0.99, 1.05], 3 and 3 runs: inconclusive
+ * (...)": the row's answer in words, its figure and interval whatever the verdict. */
+static void answer_line(const rigor_cmp_row_t *r, char *buf, size_t len) {
+  char where[600];
+  snprintf(where, sizeof where, "%s/%s%s%s", r->experiment,
+           r->variant_label ? r->variant_label : "?",
+           r->point_label && r->point_label[0] ? "/" : "", r->point_label ? r->point_label : "");
+  bool up = r->base && r->base->figure.higher_is_better;
+  double cost = up ? 1 / r->ratio : r->ratio;
+  double lo = up ? 1 / r->ci_hi : r->ci_lo, hi = up ? 1 / r->ci_lo : r->ci_hi;
+  if (!isfinite(cost) || !isfinite(lo) || !isfinite(hi) || r->verdict == RIGOR_CMP_MISSING ||
+      r->verdict == RIGOR_CMP_INVALID || r->verdict == RIGOR_CMP_INCOMPARABLE) {
+    snprintf(buf, len, "%s: %s (%s)", where, rigor_cmp_verdict_name(r->verdict), r->reason);
+    return;
+  }
+  bool worse = cost > 1;
+  bool time = r->base && strcmp(r->base->figure.name, "time_s") == 0;
+  const char *word = time ? (worse ? "slower" : "faster") : (worse ? "worse" : "better");
+  double f = worse ? cost : 1 / cost, flo = worse ? lo : 1 / hi, fhi = worse ? hi : 1 / lo;
+  int n = snprintf(buf, len, "%s: CAND %s %.2f× %s than BASE [%.2f, %.2f], %zu and %zu runs", where,
+                   time ? "ran" : "is", f, word, flo, fhi, r->runs_base, r->runs_cand);
+  if (n > 0 && (size_t)n < len && r->verdict != RIGOR_CMP_FASTER && r->verdict != RIGOR_CMP_SLOWER)
+    snprintf(buf + n, len - (size_t)n, ": %s (%s)", rigor_cmp_verdict_name(r->verdict), r->reason);
+}
+
 rigor_doc_t *rigor_comparison_doc(const rigor_comparison_t *c) {
   const rigor_compare_opts_t *o = &c->opts;
   rigor_doc_t *doc = rigor_doc_new("rigor compare");
@@ -111,6 +136,15 @@ rigor_doc_t *rigor_comparison_doc(const rigor_comparison_t *c) {
   doc->json = comparison_json;
   doc->json_arg = c;
   rigor_doc_heading(doc, 1, "rigor compare");
+  /* The answers first, one line per row, then the context and the table. */
+  if (c->n_rows) {
+    rigor_doc_heading(doc, 2, "answers (threshold %.2f%%)", o->threshold * 100);
+    for (size_t i = 0; i < c->n_rows; i++) {
+      char line[1400];
+      answer_line(&c->rows[i], line, sizeof line);
+      rigor_doc_text(doc, "  %s", line);
+    }
+  }
   if (c->sides[0] && c->sides[1]) {
     json_t *base = side_context(c, 0), *cand = side_context(c, 1);
     const json_t *ctx[2] = {base, cand};

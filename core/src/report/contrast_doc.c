@@ -76,6 +76,31 @@ void rigor_contrast_sentence(const rigor_contrast_t *c, char *buf, size_t len) {
   }
 }
 
+void rigor_contrast_arms_line(const rigor_contrast_t *c, double threshold, char *buf, size_t len) {
+  double per_run = c->n_pairs ? (double)c->n_windows / (double)c->n_pairs : NAN;
+  /* Kalibera and Jones, applied to the contrast: the run estimate's variance is the run
+   * level's own plus the window pairs' over the pairs per run; whichever dominates says
+   * whether more runs or more cycles narrow the interval faster. */
+  double within = c->window_sd * c->window_sd / per_run;
+  double between = c->pair_sd * c->pair_sd - within;
+  const char *advice =
+      !isfinite(between) || !isfinite(within) ? ""
+      : between > within
+          ? "; the run level dominates: more runs narrow it, more cycles do not"
+          : "; the window pairs dominate: more cycles per run narrow it as well as more runs";
+  int n = snprintf(buf, len,
+                   "arms: %zu runs × %.0f window pairs; one pair varies by %.2f%%, the run "
+                   "estimate by %.2f%% between runs%s",
+                   c->n_pairs, per_run, expm1(c->window_sd) * 100, expm1(c->pair_sd) * 100, advice);
+  if (n < 0 || (size_t)n >= len || !isfinite(c->position_effect)) return;
+  snprintf(buf + n, len - (size_t)n, "; order effect %+.2f%% (second against first)%s",
+           expm1(c->position_effect) * 100,
+           fabs(expm1(c->position_effect)) > threshold / 2
+               ? ": WARNING, more than half the threshold; the balanced order cancels it in "
+                 "the estimate"
+               : "");
+}
+
 static json_t *real(double v) {
   return rigor_json_real_or_null(v);
 }
@@ -99,6 +124,12 @@ json_t *rigor_contrasts_json(const rigor_contrasts_t *set) {
         "exact", c->wilcoxon_exact, "zeros", (json_int_t)c->n_zero, "hl_ratio", real(c->hl_ratio),
         "exact", c->exact, "floored", c->floored, "interleaved", c->interleaved, "verdict",
         rigor_cmp_verdict_name(c->verdict), "reason", c->reason, "sentence", sentence);
+    if (c->interleaved)
+      json_object_set_new(o, "arms",
+                          json_pack("{s:I, s:o, s:o, s:o}", "window_pairs",
+                                    (json_int_t)c->n_windows, "window_sd_log", real(c->window_sd),
+                                    "run_sd_log", real(c->pair_sd), "position_effect_log",
+                                    real(c->position_effect)));
     json_object_set_new(o, "units_needed",
                         c->units_needed ? json_integer((json_int_t)c->units_needed) : json_null());
     json_array_append_new(out, o);
@@ -245,17 +276,35 @@ static void forest_figure(const void *arg, FILE *out) {
   free(items), free(labels);
 }
 
-void rigor_contrasts_doc(rigor_doc_t *doc, const rigor_contrasts_t *c) {
-  if (!c || c->n == 0) return;
+/* The answers: the axis line and one sentence per contrast (with its arms line). */
+static void answers(rigor_doc_t *doc, const rigor_contrasts_t *c, const char *prefix) {
   for (size_t a = 0; a < c->n_axes; a++)
-    rigor_doc_text(doc,
-                   "contrasts of %s against %s (threshold %.2f%%, alpha %.2g, Holm):", c->axes[a],
-                   c->refs[a], c->opts.threshold * 100, c->opts.alpha);
+    rigor_doc_text(doc, "%scontrasts of %s against %s (threshold %.2f%%, alpha %.2g, Holm):",
+                   prefix ? prefix : "", c->axes[a], c->refs[a], c->opts.threshold * 100,
+                   c->opts.alpha);
   for (size_t i = 0; i < c->n; i++) {
     char s[1200];
     rigor_contrast_sentence(&c->items[i], s, sizeof s);
     rigor_doc_text(doc, "  %s", s);
+    if (c->items[i].interleaved) {
+      rigor_contrast_arms_line(&c->items[i], c->opts.threshold, s, sizeof s);
+      rigor_doc_text(doc, "    %s", s);
+    }
   }
+}
+
+void rigor_contrasts_answers(rigor_doc_t *doc, const rigor_contrasts_t *c, const char *prefix) {
+  if (c && c->n) answers(doc, c, prefix);
+}
+
+void rigor_contrasts_details(rigor_doc_t *doc, const rigor_contrasts_t *c) {
+  if (!c || c->n == 0) return;
   rigor_doc_table(doc, contrasts_table(c));
   rigor_doc_figure(doc, forest_figure, &c, sizeof c);
+}
+
+void rigor_contrasts_doc(rigor_doc_t *doc, const rigor_contrasts_t *c) {
+  if (!c || c->n == 0) return;
+  answers(doc, c, NULL);
+  rigor_contrasts_details(doc, c);
 }

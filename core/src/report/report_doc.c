@@ -1,3 +1,4 @@
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "context.h"
@@ -41,6 +42,21 @@ rigor_doc_t *rigor_report_doc(const rigor_analysis_t *a, const rigor_report_opts
   doc->json_arg = s;
   rigor_doc_heading(doc, 1, "rigor report");
   rigor_doc_main_table(doc, "statistics");
+  /* The answers first: one line per contrast of every experiment, then the tables. */
+  size_t n_answers = 0;
+  for (size_t x = 0; x < a->n_exps; x++)
+    if (rigor_report_contrasts(&a->exps[x], o->refs, o->n_refs, &s->contrasts[x]) == 0)
+      for (size_t i = 0; i < s->contrasts[x].n; i++)
+        n_answers += s->contrasts[x].sets[i]->n;
+  if (n_answers) {
+    rigor_doc_heading(doc, 2, "answers");
+    for (size_t x = 0; x < a->n_exps; x++) {
+      char prefix[300];
+      snprintf(prefix, sizeof prefix, "%s: ", a->exps[x].name);
+      for (size_t i = 0; i < s->contrasts[x].n; i++)
+        rigor_contrasts_answers(doc, s->contrasts[x].sets[i], a->n_exps > 1 ? prefix : NULL);
+    }
+  }
   for (size_t x = 0; x < a->n_exps; x++) {
     const rigor_exp_analysis_t *e = &a->exps[x];
     rigor_doc_section(doc, e->name);
@@ -53,9 +69,8 @@ rigor_doc_t *rigor_report_doc(const rigor_analysis_t *a, const rigor_report_opts
       rigor_doc_table(doc, tables[i]);
       if (i == 0) rigor_report_curves(doc, e); /* the statistics' picture, beside them */
     }
-    if (rigor_report_contrasts(e, o->refs, o->n_refs, &s->contrasts[x]) == 0)
-      for (size_t i = 0; i < s->contrasts[x].n; i++)
-        rigor_contrasts_doc(doc, s->contrasts[x].sets[i]);
+    for (size_t i = 0; i < s->contrasts[x].n; i++)
+      rigor_contrasts_details(doc, s->contrasts[x].sets[i]);
     rigor_doc_notes(doc, rigor_report_notes(a, e));
     rigor_report_figures(doc, e);
   }
