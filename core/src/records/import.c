@@ -12,6 +12,8 @@
 #include "rigor/plugin.h"
 #include "writer.h"
 
+int rigor_import_nccl_tests(const char *const *paths, size_t n, json_t *records, char *err,
+                            size_t errlen);
 int rigor_import_hyperfine(const char *const *paths, size_t n, json_t *records, char *err,
                            size_t errlen);
 int rigor_import_google_benchmark(const char *const *paths, size_t n, json_t *records, char *err,
@@ -20,6 +22,7 @@ int rigor_import_pyperf(const char *const *paths, size_t n, json_t *records, cha
                         size_t errlen);
 
 const rigor_importer_t rigor_importers[] = {
+    {"nccl-tests", "an nccl-tests binary's output, or its -J JSON", rigor_import_nccl_tests},
     {"hyperfine", "hyperfine --export-json", rigor_import_hyperfine},
     {"google-benchmark", "Google Benchmark --benchmark_out (JSON)", rigor_import_google_benchmark},
     {"pyperf", "a pyperf JSON file (-o, or pyperf convert)", rigor_import_pyperf},

@@ -77,7 +77,7 @@ typedef struct rigor_import_sample {
   double bytes_per_s, busbw_bytes_per_s;
   json_t *check;   /* taken; NULL writes null */
   json_t *metrics; /* taken; NULL writes {} */
-  json_t *extra;   /* taken: members of the source's own that the record keeps as they are */
+  json_t *extra;   /* taken: members set as they are, over the ones above (iterations) */
 } rigor_import_sample_t;
 
 /* A sample template with every number NaN and the window "wall". */

@@ -134,7 +134,7 @@ json_t *rigor_import_sample_record(const rigor_import_sample_t *s) {
   json_object_set_new(rec, "metrics", s->metrics ? s->metrics : json_object());
   json_object_set_new(rec, "iterations", json_null());
   json_object_set_new(rec, "ranks", json_null());
-  if (s->extra) json_object_update_missing(rec, s->extra);
+  if (s->extra) json_object_update(rec, s->extra);
   json_decref(s->extra);
   rigor_record_stamp(rec, s->experiment, s->run, 1, s->variant);
   return rec;
