@@ -102,8 +102,10 @@ FILE *rigor_output_open(const rigor_command_t *cmd, const char *path);
 int rigor_output_close(const rigor_command_t *cmd, const char *path, FILE *out);
 
 struct rigor_importer;
-/* cmd_import.c: the importer FORMAT names, or NULL after a usage error listing them. */
-const struct rigor_importer *rigor_args_importer(const rigor_command_t *cmd, const char *format);
+/* cmd_import.c: the importer `format` names, or NULL after a usage error that names `option`
+ * and lists the formats. */
+const struct rigor_importer *rigor_args_importer(const rigor_command_t *cmd, const char *option,
+                                                 const char *format);
 /* cmd_import.c: converts `files` with `imp` into the results file `out` (replaced when
  * `replace`), says what it wrote and what the source leaves out unless `quiet`; the exit code. */
 int rigor_import_to(const rigor_command_t *cmd, const struct rigor_importer *imp,

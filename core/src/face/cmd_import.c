@@ -20,13 +20,14 @@ static void about_with_formats(char *buf, size_t cap) {
     used += (size_t)snprintf(buf + used, cap - used, "  %-17s %s\n", i->format, i->what);
 }
 
-const rigor_importer_t *rigor_args_importer(const rigor_command_t *cmd, const char *format) {
+const rigor_importer_t *rigor_args_importer(const rigor_command_t *cmd, const char *option,
+                                            const char *format) {
   const char *names[16];
   size_t n = 0;
   for (const rigor_importer_t *i = rigor_importers; i->format && n + 1 < 16; i++)
     names[n++] = i->format;
   names[n] = NULL;
-  int k = rigor_args_choice(cmd, "FORMAT", format, names);
+  int k = rigor_args_choice(cmd, option, format, names);
   return k < 0 ? NULL : &rigor_importers[k];
 }
 
@@ -66,7 +67,7 @@ int rigor_cmd_import(int argc, char **argv) {
   const rigor_command_t cmd = {"import", "FORMAT FILE... -o OUT [OPTION]...", text, options};
   int rc = rigor_args_parse(&cmd, argc, argv, &args);
   if (rc < 0 && args.n == 0) rc = rigor_usage_error(&cmd, "no FORMAT given");
-  const rigor_importer_t *imp = rc < 0 ? rigor_args_importer(&cmd, args.v[0]) : NULL;
+  const rigor_importer_t *imp = rc < 0 ? rigor_args_importer(&cmd, "FORMAT", args.v[0]) : NULL;
   if (rc < 0 && !imp) rc = RIGOR_EXIT_USAGE;
   if (rc < 0 && args.n < 2) rc = rigor_usage_error(&cmd, "no FILE given");
   if (rc < 0 && !out) rc = rigor_usage_error(&cmd, "no -o OUT given: the results file to write");
