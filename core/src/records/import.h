@@ -1,7 +1,7 @@
-/* Other tools' results as rigor.result/1 records (docs/user-guide.md, "Importing results"): each
- * importer reads its tool's files and appends an experiment record, then each run's samples and
- * run record, keeping what the source holds and inventing nothing: a member the source does not
- * record is null or absent. */
+/* Other tools' results as rigor.result/1 records (docs/user-guide.md, "Importing results of
+ * other tools"): each importer reads its tool's files and appends an experiment record, then each
+ * run's samples and run record, keeping what the source holds and inventing nothing: a member
+ * the source does not record is null or absent. */
 #ifndef RIGOR_IMPORT_H
 #define RIGOR_IMPORT_H
 
