@@ -248,6 +248,34 @@ static void test_nccl_tests(void **state) {
   json_decref(rec);
 }
 
+/* Runs of one binary that ran otherwise are no blocks of one experiment; a run whose output
+ * stops before the summary did not finish. */
+static void test_nccl_tests_runs_that_differ(void **state) {
+  (void)state;
+  char path[2048];
+  snprintf(path, sizeof path, "%s/all_reduce_run2.txt", FIXTURES);
+  char *text = slurp(path);
+  char *iters = strstr(text, " iters: 20 ");
+  assert_non_null(iters);
+  memcpy(iters, " iters: 50 ", 11);
+  write_text("more-iters.txt", text);
+  result_t r = rigor("import nccl-tests $F/all_reduce_run1.txt more-iters.txt -o differ.jsonl");
+  assert_int_equal(r.rc, 2);
+  ASSERT_HAS(r.err, "more-iters.txt:1: all_reduce_perf ran with other settings (iterations)");
+  assert_false(exists("differ.jsonl"));
+  result_free(&r);
+
+  *strstr(text, "# Out of bounds") = '\0';
+  memcpy(strstr(text, " iters: 50 "), " iters: 20 ", 11);
+  write_text("cut.txt", text);
+  free(text);
+  json_t *rep = import_and_report("nccl-tests", "$F/all_reduce_run1.txt cut.txt", "cut.jsonl");
+  json_t *e = experiment(rep, 0);
+  assert_int_equal(runs_of(e, 0, "ok"), 1);
+  assert_int_equal(runs_of(e, 0, "failed"), 1);
+  json_decref(rep);
+}
+
 /* The import refused: exit 2, `message` on stderr, and neither the output nor a temporary file. */
 static void assert_refused(const char *format, const char *file, const char *message) {
   result_t r = rigor("import %s %s -o refused.jsonl", format, file);
@@ -357,6 +385,7 @@ int main(void) {
       cmocka_unit_test(test_google_benchmark),
       cmocka_unit_test(test_pyperf),
       cmocka_unit_test(test_nccl_tests),
+      cmocka_unit_test(test_nccl_tests_runs_that_differ),
       cmocka_unit_test(test_malformed_inputs_are_refused),
       cmocka_unit_test(test_output_is_never_overwritten_unasked),
       cmocka_unit_test(test_store_add_from),

@@ -229,21 +229,17 @@ static int check_same_settings(const group_t *g, char *err, size_t errlen) {
   const nccl_section_t *first = g->sections[0];
   for (size_t i = 1; i < g->n; i++) {
     const nccl_section_t *s = g->sections[i];
-    const char *key = NULL;
+    const char *key = NULL, *differs = s->cputime != first->cputime ? "report_cputime" : NULL;
     json_t *v;
-    bool differ = s->cputime != first->cputime;
     json_object_foreach(s->settings, key, v) {
       json_t *other = json_object_get(first->settings, key);
-      if (other && !json_equal(v, other)) {
-        differ = true;
-        break;
-      }
+      if (!differs && other && !json_equal(v, other)) differs = key;
     }
-    if (differ) {
+    if (differs) {
       snprintf(err, errlen,
                "%s:%zu: %s ran with other settings (%s) than at %s:%zu: import them into "
                "separate files",
-               s->path, s->line, g->name, key ? key : "report_cputime", first->path, first->line);
+               s->path, s->line, g->name, differs, first->path, first->line);
       return RIGOR_EINVAL;
     }
   }
