@@ -281,7 +281,16 @@ static json_t *sample_of(const group_t *g, const nccl_section_t *s, const nccl_r
   x.check = check_of(m);
   x.extra = json_object();
   if (!isnan(r->count)) json_object_set_new(x.extra, "count", json_integer((json_int_t)r->count));
-  if (m->iterations) json_object_set(x.extra, "iterations", m->iterations);
+  if (m->iterations) {
+    /* The table's summary is over -n iterations less the -K skipped (-J says how many). */
+    json_t *it = json_deep_copy(m->iterations);
+    json_t *skip = json_object_get(s->settings, "per_iter_skip");
+    if (!json_object_get(it, "n") && isfinite(x.iters))
+      json_object_set_new(it, "n",
+                          json_integer((json_int_t)x.iters -
+                                       (json_is_integer(skip) ? json_integer_value(skip) : 0)));
+    json_object_set_new(x.extra, "iterations", it);
+  }
   return rigor_import_sample_record(&x);
 }
 

@@ -56,8 +56,8 @@ json_t *rigor_import_experiment_record(rigor_import_experiment_t *x) {
                 "replicates", (int)x->blocks, "randomize", 0, "square_rows", 0, "incomplete", 0,
                 "blocks", sequential_blocks(x->blocks, n_variants));
   json_t *plugin =
-      json_pack("{s:s, s:o, s:[], s:O}", "name", x->tool, "version", string_or_null(x->version),
-                "params", "metrics", x->metrics ? x->metrics : json_array());
+      json_pack("{s:s, s:o, s:[], s:o}", "name", x->tool, "version", string_or_null(x->version),
+                "params", "metrics", x->metrics ? json_incref(x->metrics) : json_array());
   rigor_experiment_record_t rec = {
       .name = x->name,
       .hash = hash,
