@@ -29,12 +29,6 @@ const rigor_importer_t rigor_importers[] = {
     {NULL, NULL, NULL},
 };
 
-const rigor_importer_t *rigor_importer_find(const char *format) {
-  for (const rigor_importer_t *i = rigor_importers; format && i->format; i++)
-    if (strcmp(i->format, format) == 0) return i;
-  return NULL;
-}
-
 /* Names the rigor that imports in each experiment record and counts what there is. */
 static void stamp_and_count(json_t *records, const rigor_import_opts_t *o,
                             rigor_import_counts_t *c) {

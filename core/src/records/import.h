@@ -22,7 +22,6 @@ typedef struct rigor_importer {
 } rigor_importer_t;
 
 extern const rigor_importer_t rigor_importers[]; /* ends with a NULL format */
-const rigor_importer_t *rigor_importer_find(const char *format);
 
 /* What an import wrote, for the summary line. */
 typedef struct rigor_import_counts {
