@@ -54,7 +54,8 @@ _rigor() {
     prev=${COMP_WORDS[COMP_CWORD - 1]}
   fi
 
-  local commands="run plan validate config plugins report compare rounds store history check new-plugin"
+  local commands="run plan validate config plugins report compare rounds import store history check new-plugin"
+  local import_formats="nccl-tests hyperfine google-benchmark pyperf"
   if ((cword == 1)); then
     COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
     return
@@ -101,6 +102,10 @@ _rigor() {
       COMPREPLY=($(compgen -W "variant point" -- "$cur"))
       return
       ;;
+    --from)
+      COMPREPLY=($(compgen -W "$import_formats" -- "$cur"))
+      return
+      ;;
     --fail-on)
       COMPREPLY=($(compgen -W "undetermined inconclusive invalid incomparable missing" -- "$cur"))
       return
@@ -141,7 +146,26 @@ _rigor() {
   case $command in
     run | plan | validate | config) _rigor_files '@(yaml|yml)' ;;
     report | compare | rounds) _rigor_files jsonl ;;
-    store) [[ ${sub[0]} == add ]] && _rigor_files jsonl ;;
+    import)
+      # FORMAT, then the tool's files (text logs or JSON).
+      if ((cword == 2)); then
+        COMPREPLY=($(compgen -W "$import_formats" -- "$cur"))
+      else
+        _rigor_files
+      fi
+      ;;
+    store)
+      if [[ ${sub[0]} == add ]]; then
+        local w
+        for w in "${words[@]}"; do
+          if [[ $w == --from* ]]; then
+            _rigor_files
+            return
+          fi
+        done
+        _rigor_files jsonl
+      fi
+      ;;
     plugins)
       if ((cword == 2)); then
         COMPREPLY=($(compgen -W "$(_rigor_plugins "$rigor" "${path_args[@]}")" -- "$cur"))

@@ -23,6 +23,7 @@ static const struct command {
     {"report", rigor_cmd_report, "statistics and verdicts of results files"},
     {"compare", rigor_cmd_compare, "regression verdicts between two results files"},
     {"rounds", rigor_cmd_rounds, "a sequence of results files as rounds"},
+    {"import", rigor_cmd_import, "write other tools' results as a rigor results file"},
     {"store", rigor_cmd_store, "import results into a database; list and export them"},
     {"history", rigor_cmd_history, "series over commits, change points, the CI gate"},
     {"check", rigor_cmd_check, "check this machine for what disturbs measurements"},

@@ -33,6 +33,7 @@ int rigor_cmd_child(int argc, char **argv);      /* cmd_child.c: one run, starte
 int rigor_cmd_new_plugin(int argc, char **argv); /* cmd_new_plugin.c */
 int rigor_cmd_store(int argc, char **argv);      /* cmd_store.c */
 int rigor_cmd_history(int argc, char **argv);    /* cmd_history.c */
+int rigor_cmd_import(int argc, char **argv);     /* cmd_import.c */
 
 /* cmd_store.c: the store a command reads: `given` (--db), else $RIGOR_DB, else rigor.db. */
 const char *rigor_store_url(const char *given);
@@ -99,5 +100,15 @@ const struct rigor_writer *rigor_args_writer(const rigor_command_t *cmd, const c
  * output could not be written. */
 FILE *rigor_output_open(const rigor_command_t *cmd, const char *path);
 int rigor_output_close(const rigor_command_t *cmd, const char *path, FILE *out);
+
+struct rigor_importer;
+/* cmd_import.c: the importer `format` names, or NULL after a usage error that names `option`
+ * and lists the formats. */
+const struct rigor_importer *rigor_args_importer(const rigor_command_t *cmd, const char *option,
+                                                 const char *format);
+/* cmd_import.c: converts `files` with `imp` into the results file `out` (replaced when
+ * `replace`), says what it wrote and what the source leaves out unless `quiet`; the exit code. */
+int rigor_import_to(const rigor_command_t *cmd, const struct rigor_importer *imp,
+                    const char *const *files, size_t n, const char *out, bool replace, bool quiet);
 
 #endif

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "commit_meta.h"
@@ -23,10 +24,11 @@ static const char store_about[] =
     "rigor store SUBCOMMAND --help lists its options.\n";
 
 typedef struct store_args {
-  const char *db, *commit, *date, *branch, *format, *out, *experiment, *import;
+  const char *db, *commit, *date, *branch, *format, *out, *experiment, *import, *from;
   rigor_strings_t files, tags;
   bool quiet;
   const rigor_command_t *cmd;
+  const struct rigor_importer *imp; /* --from */
 } store_args_t;
 
 typedef enum { STORE_READ, STORE_CREATE, STORE_MIGRATE } store_mode_t;
@@ -78,8 +80,43 @@ static void print_import(const char *path, const rigor_store_import_result_t *r,
     printf("  %zu samples of attempts without a run record were not stored\n", r->samples_unstored);
 }
 
+/* --from: the files converted together (nccl-tests runs of one binary make one experiment) into
+ * a results file of their own, imported in one transaction under the names of the originals. */
+static int add_from(store_args_t *a, rigor_store_t *s, rigor_store_import_opts_t *o,
+                    const rigor_commit_meta_t *meta, const char *url) {
+  const char *tmpdir = getenv("TMPDIR");
+  char dir[1024], path[1100], source[2048];
+  snprintf(dir, sizeof dir, "%s/rigor-import-XXXXXX", tmpdir && tmpdir[0] ? tmpdir : "/tmp");
+  if (!mkdtemp(dir)) {
+    fprintf(stderr, "rigor store add: cannot make a temporary folder: %s\n", strerror(errno));
+    return RIGOR_EXIT_RUN_FAILED;
+  }
+  snprintf(path, sizeof path, "%s/imported.jsonl", dir);
+  int rc = rigor_import_to(a->cmd, a->imp, a->files.v, a->files.n, path, false, true);
+  if (rc == RIGOR_EXIT_OK) {
+    size_t used = (size_t)snprintf(source, sizeof source, "%s:", a->from);
+    for (size_t i = 0; i < a->files.n && used < sizeof source; i++)
+      used += (size_t)snprintf(source + used, sizeof source - used, "%s%s", i ? "," : "",
+                               a->files.v[i]);
+    o->source = source;
+    char err[2048] = "";
+    rigor_store_import_result_t r;
+    if (rigor_store_import(s, path, o, &r, err, sizeof err)) {
+      fprintf(stderr, "rigor store add: %s\n", err);
+      rc = RIGOR_EXIT_USAGE;
+    } else if (!a->quiet) {
+      print_import(source, &r, meta, url);
+    }
+  }
+  unlink(path);
+  rmdir(dir);
+  return rc;
+}
+
 static int cmd_add(store_args_t *a) {
   if (a->files.n == 0) return rigor_usage_error(a->cmd, "no results file given");
+  if (a->from && !(a->imp = rigor_args_importer(a->cmd, "--from", a->from)))
+    return RIGOR_EXIT_USAGE;
   rigor_commit_meta_t meta;
   rigor_commit_meta_read(a->commit, &meta);
   if (a->date && !rigor_date_normalize(a->date, meta.date))
@@ -103,15 +140,19 @@ static int cmd_add(store_args_t *a) {
                                  .dirty = meta.dirty,
                                  .tags = a->tags.v,
                                  .n_tags = a->tags.n};
-  for (size_t i = 0; i < a->files.n; i++) {
-    char err[2048] = "";
-    rigor_store_import_result_t r;
-    if (rigor_store_import(s, a->files.v[i], &o, &r, err, sizeof err)) {
-      fprintf(stderr, "rigor store add: %s\n", err);
-      rc = RIGOR_EXIT_USAGE;
-      continue;
+  if (a->from) {
+    rc = add_from(a, s, &o, &meta, url);
+  } else {
+    for (size_t i = 0; i < a->files.n; i++) {
+      char err[2048] = "";
+      rigor_store_import_result_t r;
+      if (rigor_store_import(s, a->files.v[i], &o, &r, err, sizeof err)) {
+        fprintf(stderr, "rigor store add: %s\n", err);
+        rc = RIGOR_EXIT_USAGE;
+        continue;
+      }
+      if (!a->quiet) print_import(a->files.v[i], &r, &meta, url);
     }
-    if (!a->quiet) print_import(a->files.v[i], &r, &meta, url);
   }
   rigor_store_close(s);
   return rc;
@@ -239,6 +280,8 @@ int rigor_cmd_store(int argc, char **argv) {
       {"date", 0, "ISO-8601", "that commit's date (default: git's)", .value = &a.date},
       {"branch", 0, "NAME", "its branch (default: git's)", .value = &a.branch},
       {"tag", 0, "KEY=VALUE", "a tag the import carries (repeatable)", .list = &a.tags},
+      {"from", 0, "FORMAT", "the files are another tool's results (rigor import --help lists them)",
+       .value = &a.from},
       {"quiet", 'q', NULL, "print nothing but errors", .flag = &a.quiet},
       {NULL},
   };
@@ -265,13 +308,17 @@ int rigor_cmd_store(int argc, char **argv) {
   static const char add_about[] =
       "Imports results files into the store, each in one transaction. Without --commit, the\n"
       "commit, its date, the branch and whether tracked files differ come from the git working\n"
-      "tree. A run already stored is not stored again.\n";
+      "tree. A run already stored is not stored again. With --from FORMAT the files are another\n"
+      "tool's results, converted as rigor import converts them.\n";
   const struct {
     rigor_command_t cmd;
     int (*fn)(store_args_t *);
     bool files;
   } subs[] = {
-      {{"store add", "RESULTS.jsonl... [OPTION]...", add_about, add_options}, cmd_add, true},
+      {{"store add", "RESULTS.jsonl... [OPTION]...\n--from FORMAT FILE... [OPTION]...", add_about,
+        add_options},
+       cmd_add,
+       true},
       {{"store ls", "[OPTION]...", "Lists the imports.\n", ls_options}, cmd_ls, false},
       {{"store export", "[OPTION]...", "Writes stored runs back as a results file.\n",
         export_options},

@@ -40,6 +40,7 @@ int rigor_store_require_current(rigor_store_t *s, char *err, size_t errlen);
  * and tags "KEY=VALUE". */
 typedef struct rigor_store_import_opts {
   const char *commit, *commit_date, *branch;
+  const char *source; /* what the import names as its source; NULL: the file's path */
   int dirty;
   const char *const *tags;
   size_t n_tags;

@@ -374,8 +374,8 @@ static int store_import_row(writer_t *w, const import_t *im, const rigor_store_i
   if (rigor_file_sha256(im->path, sha)) return RIGOR_EIO;
   rigor_time_iso(now);
   snprintf(dirty, sizeof dirty, "%d", o->dirty > 0);
-  const char *p[] = {
-      im->path, sha, o->commit, o->commit_date, o->branch, o->dirty < 0 ? NULL : dirty, now};
+  const char *p[] = {o->source ? o->source : im->path, sha, o->commit, o->commit_date, o->branch,
+                     o->dirty < 0 ? NULL : dirty,      now};
   return w->s->ops->exec(w->s,
                          "INSERT INTO imports (source, source_sha256, commit_sha, commit_date, "
                          "branch, dirty, imported_at) VALUES ($1, $2, $3, $4, $5, $6, $7) "
