@@ -118,8 +118,15 @@ static void print_experiment(FILE *out, const rigor_experiment_t *e) {
       fprintf(out, "    %3u  cell %-3u arms", p, cell);
       for (uint32_t a = 0; a < il->n_arms; a++)
         fprintf(out, " v%u", il->arms[(size_t)cell * il->n_arms + a]);
+      /* The cell is what its arms share: every axis but the interleaved one. */
+      json_t *shared = json_copy(e->variants[il->arms[(size_t)cell * il->n_arms]].axes);
+      json_object_del(shared, il->axis);
       fprintf(out, "  ");
-      print_axes(out, e->variants[il->arms[(size_t)cell * il->n_arms]].axes);
+      if (json_object_size(shared))
+        print_axes(out, shared);
+      else
+        fprintf(out, "(no other axis)");
+      json_decref(shared);
       fprintf(out, "\n         cycles: ");
       print_cycles(out, e, cell, b);
       fprintf(out, "\n");
