@@ -217,6 +217,41 @@ static void test_same_so_twice_is_two_instances(void **st) {
   free(cfg);
 }
 
+/* A run started as a new program (a padded environment) hosts its arms as a forked one does:
+ * each build from a private copy, the order in its records. */
+static void test_spawned_run_hosts_its_arms(void **st) {
+  (void)st;
+  char *cfg = config_in(dir, "spawned.yaml",
+                        "schema: 1\nname: spawned\nplugin: instances\n"
+                        "timing: {warmup: 0, cycles: 4, iters: 3}\n"
+                        "environment: {randomize_env: true}\n"
+                        "order: {replicates: 2}\n"
+                        "output: spawned.jsonl\n");
+  const char *args[] = {"run",
+                        cfg,
+                        "--no-report",
+                        "--build",
+                        "a=" RIGOR_TEST_PLUGIN_DIR,
+                        "--build",
+                        "b=" RIGOR_TEST_PLUGIN_DIR "/builds/instances_other",
+                        NULL};
+  json_t *recs = run_ok(args, "spawned.jsonl");
+  check_runs_host_their_arms(recs, 2, 2);
+  size_t i, samples = 0;
+  json_t *rec;
+  json_array_foreach(recs, i, rec) {
+    if (!strcmp(type_of(rec), "run"))
+      assert_true(json_integer_value(json_object_get(rec, "env_pad")) >= 0);
+    if (strcmp(type_of(rec), "sample") != 0) continue;
+    assert_true(metric(rec, "file_inits") == 1);
+    samples++;
+  }
+  assert_int_equal(samples, 2 * 4 * 2);
+  check_abba(recs, 2, 4);
+  json_decref(recs);
+  free(cfg);
+}
+
 /* Two different files of the null plugin as arms: each counts its own operations in its own
  * state (v2 counts every operation twice), and each arm's calibration is its own. */
 static void test_two_builds_in_one_process(void **st) {
@@ -384,6 +419,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_same_so_twice_is_two_instances, setup, teardown),
       cmocka_unit_test_setup_teardown(test_two_builds_in_one_process, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_spawned_run_hosts_its_arms, setup, teardown),
       cmocka_unit_test_setup_teardown(test_param_arms_have_their_own_params, setup, teardown),
       cmocka_unit_test_setup_teardown(test_stream_arms_with_their_own_elements, setup, teardown),
       cmocka_unit_test_setup_teardown(test_exec_arms_run_their_own_commands, setup, teardown),

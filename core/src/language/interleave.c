@@ -161,10 +161,6 @@ int rigor__interleave(rigor__cfg_t *c, const rigor__node_t *at, const char *axis
       return rigor__fail(c, at,
                          "order.interleave runs every arm in one process, which a launcher job "
                          "does not support yet; use order.interleave: none");
-    if (json_is_true(json_object_get(json_object_get(settings, "environment"), "randomize_env")))
-      return rigor__fail(c, at,
-                         "order.interleave does not support environment.randomize_env yet; use "
-                         "order.interleave: none");
   }
   if (!(e->interleave.axis = strdup(axis))) return rigor__fail(c, at, "out of memory");
   return group_cells(c, at, axis, values, e);

@@ -154,15 +154,37 @@ static void count(rigor_tally_t *t, rigor_run_status_t s) {
   }
 }
 
+/* A spawned run's arms: each arm's variant and settings, and the file a build arm copies. */
+static json_t *spec_arms(const rigor_child_args_t *a) {
+  json_t *arms = json_array();
+  for (uint32_t i = 0; i < a->n_arms; i++) {
+    const rigor_child_arm_t *arm = &a->arms[i];
+    json_array_append_new(arms,
+                          json_pack("{s:I, s:O, s:s?}", "variant", (json_int_t)arm->variant,
+                                    "settings", arm->settings, "plugin_file", arm->plugin_file));
+  }
+  return arms;
+}
+
+static json_t *spec_arm_order(const rigor_child_args_t *a) {
+  json_t *square = json_array();
+  for (uint32_t r = 0; r < a->arm_rows; r++) {
+    json_t *row = json_array();
+    for (uint32_t slot = 0; slot < a->n_arms; slot++)
+      json_array_append_new(row, json_integer(a->arm_square[(size_t)r * a->n_arms + slot]));
+    json_array_append_new(square, row);
+  }
+  return json_pack("{s:o, s:I}", "square", square, "first_row", (json_int_t)a->arm_first_row);
+}
+
 /* Starts the run's process: forked, or as `rigor __child` under a launcher or with a padded
  * environment. Returns the pid or -1 with r->err set. */
 static pid_t start_run(runner_t *r, const rigor_child_args_t *a, const char *pad, int *fd,
                        rigor_spawn_t *sp) {
   const json_t *settings = a->settings;
   const json_t *launcher = json_object_get(settings, "launcher");
-  if (a->n_arms && (json_is_array(launcher) || pad)) {
-    snprintf(r->err, r->errlen,
-             "interleaved arms run in a forked process only (no launcher, no randomize_env)");
+  if (a->n_arms && json_is_array(launcher)) {
+    snprintf(r->err, r->errlen, "interleaved arms do not run under a launcher yet");
     return -1;
   }
   if (!json_is_array(launcher) && !pad) {
@@ -184,7 +206,11 @@ static pid_t start_run(runner_t *r, const rigor_child_args_t *a, const char *pad
       .allow_unsafe = r->opts->search.allow_unsafe,
       .deadline_s = a->deadline_s,
   };
+  json_t *arms = a->n_arms ? spec_arms(a) : NULL, *order = a->n_arms ? spec_arm_order(a) : NULL;
+  s.arms = arms;
+  s.arm_order = order;
   json_t *spec = rigor_wire_spec(&s);
+  json_decref(arms), json_decref(order);
   pid_t pid = rigor_spawn_exec(r->opts->self_exe, spec, json_is_array(launcher) ? launcher : NULL,
                                json_object_get(settings, "ranks"), pad, sp, fd, r->err, r->errlen);
   json_decref(spec);
