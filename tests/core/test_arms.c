@@ -214,6 +214,22 @@ static void test_same_so_twice_is_two_instances(void **st) {
   assert_null(json_object_get(json_object_get(experiment_of(recs), "schedule"), "interleave"));
   json_decref(recs);
   free(none);
+
+  /* A launcher job does not host arms yet: there --build keeps a build per run, and says so. */
+  char *launched = config_in(dir, "launched.yaml",
+                             "schema: 1\nname: launched\nplugin: instances\n"
+                             "launcher: [mpirun, -np, \"{ranks}\"]\n"
+                             "output: launched.jsonl\n");
+  const char *largs[] = {"plan",    launched,
+                         "--build", "a=" RIGOR_TEST_PLUGIN_DIR,
+                         "--build", "b=" RIGOR_TEST_PLUGIN_DIR,
+                         NULL};
+  p = rigor_exec(dir, largs);
+  assert_int_equal(p.exit_code, 0);
+  assert_non_null(strstr(p.out, "2 variants x 1 blocks"));
+  assert_non_null(strstr(p.err, "a launcher job does not host arms yet"));
+  cmd_result_free(&p);
+  free(launched);
   free(cfg);
 }
 

@@ -183,7 +183,18 @@ static int resolve_interleave(rigor__cfg_t *c, const rigor__node_t *n, const jso
   const char *axis = NULL;
   if (v && rigor__get_string(c, v, "order.interleave", &axis)) return RIGOR_ECONFIG;
   if (v && strcmp(axis, "none") == 0) return 0;
-  if (!v && c->opts->n_builds >= 2) axis = "build";
+  if (!v && c->opts->n_builds >= 2) {
+    /* A launcher job does not host arms yet: its builds keep runs of their own. */
+    for (uint32_t i = 0; i < e->n_variants; i++)
+      if (json_is_array(json_object_get(e->variants[i].settings, "launcher"))) {
+        rigor__warn(c, order ? order : n,
+                    "experiment '%s': --build runs each build in runs of its own, since a "
+                    "launcher job does not host arms yet",
+                    e->name);
+        return 0;
+      }
+    axis = "build";
+  }
   if (!axis) return 0;
   return rigor__interleave(c, v ? v : order ? order : n, axis, matrix, e);
 }
