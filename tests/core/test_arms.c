@@ -431,6 +431,58 @@ static void test_exec_arms_run_their_own_commands(void **st) {
   free(cfg);
 }
 
+/* One arm that fails takes its run with it: an init error fails the run (the arm that did init
+ * is finished), a failed check makes it invalid while the other arm's samples stay right. */
+static void test_a_failing_arm_fails_its_run(void **st) {
+  (void)st;
+  char *cfg = config_in(dir, "init.yaml",
+                        "schema: 1\nname: init\nplugin: fault\n"
+                        "matrix: {mode: [none, init_error]}\n"
+                        "timing: {warmup: 0, cycles: 2, iters: 1}\n"
+                        "order: {interleave: mode}\n"
+                        "output: init.jsonl\n");
+  const char *args[] = {"run", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--no-report", NULL};
+  cmd_result_t r = rigor_exec(dir, args);
+  assert_int_equal(r.exit_code, 1);
+  cmd_result_free(&r);
+  char *out = path_join(dir, "init.jsonl");
+  json_t *recs = results_read(out);
+  json_t *run = results_find_run(recs, 0);
+  assert_string_equal(json_string_value(json_object_get(run, "status")), "failed");
+  assert_non_null(strstr(json_string_value(json_object_get(run, "reason")), "init failed"));
+  assert_int_equal(results_count(recs, "sample", NULL, NULL), 0);
+  json_decref(recs);
+  free(out);
+  free(cfg);
+
+  cfg = config_in(dir, "check.yaml",
+                  "schema: 1\nname: check\nplugin: fault\n"
+                  "matrix: {mode: [none, fail_validate]}\n"
+                  "timing: {warmup: 0, cycles: 2, iters: 1, check: 1}\n"
+                  "order: {interleave: mode}\n"
+                  "output: check.jsonl\n");
+  const char *cargs[] = {"run", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--no-report", NULL};
+  r = rigor_exec(dir, cargs);
+  assert_int_equal(r.exit_code, 3);
+  cmd_result_free(&r);
+  out = path_join(dir, "check.jsonl");
+  recs = results_read(out);
+  assert_string_equal(json_string_value(json_object_get(results_find_run(recs, 0), "status")),
+                      "invalid");
+  size_t i;
+  json_t *rec;
+  json_array_foreach(recs, i, rec) {
+    if (strcmp(type_of(rec), "sample") != 0) continue;
+    const char *status = json_string_value(json_object_get(rec, "status"));
+    /* The passing arm's windows may be too short to quote; they are never wrong. */
+    assert_int_equal(strcmp(status, "wrong") == 0, member(rec, "arm") == 1);
+  }
+  assert_int_equal(results_count(recs, "sample", NULL, NULL), 2 * 2);
+  json_decref(recs);
+  free(out);
+  free(cfg);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_same_so_twice_is_two_instances, setup, teardown),
@@ -439,6 +491,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_param_arms_have_their_own_params, setup, teardown),
       cmocka_unit_test_setup_teardown(test_stream_arms_with_their_own_elements, setup, teardown),
       cmocka_unit_test_setup_teardown(test_exec_arms_run_their_own_commands, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_a_failing_arm_fails_its_run, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -112,9 +112,10 @@ static int init_arm(child_t *c, arm_t *arm) {
   const rigor_plugin_t *p = arm->plugin;
   int rc = p->init(&c->ctx, &c->ctx.host, arm->pts.base, &arm->pts.points, &arm->state, &arm->work);
   if (rc < 0) {
+    char which[32] = "";
+    if (c->interleaved) snprintf(which, sizeof which, "arm %u: ", arm->index);
     if (c->ctx.error_code == 0)
-      c->ctx.host.error(&c->ctx, rc, "%sinit returned %d (%s)", c->interleaved ? "arm: " : "", rc,
-                        rigor_strerror(rc));
+      c->ctx.host.error(&c->ctx, rc, "%sinit returned %d (%s)", which, rc, rigor_strerror(rc));
     arm->state = NULL;
     return rc;
   }
@@ -182,13 +183,7 @@ static rigor_run_status_t measure(child_t *c, rigor_run_end_t *end) {
   }
   atomic_store(&c->ready, true);
   end->plugin_identity = identity_json(c, &c->arms[0]);
-  int rc;
-  if (c->interleaved) {
-    rc = measure_arms(c);
-  } else {
-    /* The run's one instance: the emit argument stays where it was set. */
-    rc = rigor_measure_run(&c->arms[0].m);
-  }
+  int rc = c->interleaved ? measure_arms(c) : rigor_measure_run(&c->arms[0].m);
   end->calibration = calibration_json(c);
   if (c->ctx.deadline_hit) {
     /* The experiment ran out of time, not the run: it is interrupted, and --resume repeats it. */
