@@ -44,8 +44,9 @@ static bool same_sample(const rigor_sample_t *a, const rigor_sample_t *b) {
   for (size_t i = 0; i < sizeof x / sizeof *x; i++)
     if (!same_number(x[i], y[i])) return false;
   if (a->run != b->run || a->attempt != b->attempt || a->variant != b->variant ||
-      a->point != b->point || a->cycle != b->cycle || a->has_iterations != b->has_iterations ||
-      a->n_metrics != b->n_metrics || a->n_raw != b->n_raw)
+      a->point != b->point || a->cycle != b->cycle || a->arm != b->arm || a->slot != b->slot ||
+      a->has_iterations != b->has_iterations || a->n_metrics != b->n_metrics ||
+      a->n_raw != b->n_raw)
     return false;
   if (!same_string(a->experiment, b->experiment) || !same_string(a->status, b->status) ||
       !same_string(a->window, b->window) || !same_string(a->point_label, b->point_label))

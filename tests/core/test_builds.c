@@ -158,7 +158,8 @@ static void test_two_folders_share_one_schedule(void **st) {
   free(cfg), free(base);
 }
 
-/* --build replaces the file's axis (here: adds one); the same folder twice is the A/A case. */
+/* --build replaces the file's axis (here: adds one); the same folder twice is the A/A case,
+ * here across processes (interleave: none), so each build is a variant of its own runs. */
 static void test_same_so_twice_from_the_command_line(void **st) {
   (void)st;
   /* The gate is opened wide so that this machine's noise cannot make the rows `unstable`: the
@@ -167,7 +168,7 @@ static void test_same_so_twice_from_the_command_line(void **st) {
                         "schema: 1\nname: aa\nplugin: \"null\"\n"
                         "matrix: {spin_ns: [20000, 40000]}\n"
                         "timing: {warmup: 0, cycles: 3, iters: 10}\n"
-                        "order: {design: latin, replicates: 4}\n"
+                        "order: {design: latin, replicates: 4, interleave: none}\n"
                         "gate: {cv_max: 1000%}\n"
                         "output: aa.jsonl\n");
   const char *plan[] = {

@@ -296,6 +296,69 @@ static void test_designs_table(void **state) {
   assert_null(rigor_design_find("mirrored")->square_rows);
 }
 
+/* The arms' order inside a run's cycles (order.interleave). */
+static rigor_interleave_t arm_order(uint32_t k, uint32_t blocks, uint64_t seed) {
+  rigor_order_t o = {.design = rigor_design_find("williams"), .replicates = blocks, .seed = seed};
+  rigor_interleave_t il = {.n_arms = k};
+  assert_int_equal(rigor_interleave_order(&o, blocks, &il), 0);
+  return il;
+}
+
+static const uint32_t *arm_row(const rigor_interleave_t *il, uint32_t b, uint32_t c) {
+  return il->square + (size_t)((c + il->offsets[b]) % il->square_rows) * il->n_arms;
+}
+
+/* Two arms: AB on one cycle, BA on the next (ABBA/BAAB), and consecutive blocks start with
+ * the other arm. */
+static void test_two_arms_alternate(void **state) {
+  (void)state;
+  for (uint64_t seed = 0; seed < 8; seed++) {
+    rigor_interleave_t il = arm_order(2, 6, seed);
+    assert_int_equal(il.square_rows, 2);
+    assert_string_equal(rigor_interleave_order_name(&il), "abba");
+    for (uint32_t b = 0; b < 6; b++)
+      for (uint32_t c = 0; c < 5; c++) {
+        const uint32_t *row = arm_row(&il, b, c);
+        assert_int_not_equal(row[0], row[1]);
+        assert_int_not_equal(row[0], arm_row(&il, b, c + 1)[0]);
+        if (b > 0) assert_int_not_equal(arm_row(&il, b, 0)[0], arm_row(&il, b - 1, 0)[0]);
+      }
+    rigor_interleave_free(&il);
+  }
+}
+
+/* More arms: the rows are a Williams square (each arm once per row, at each slot equally often,
+ * after each other arm equally often), and the offsets do not depend on how many blocks. */
+static void test_more_arms_take_williams_rows(void **state) {
+  (void)state;
+  for (uint32_t k = 3; k <= 5; k++) {
+    rigor_interleave_t il = arm_order(k, 9, 42);
+    assert_string_equal(rigor_interleave_order_name(&il), "williams");
+    uint32_t rows = il.square_rows;
+    assert_int_equal(rows, k % 2 ? 2 * k : k);
+    uint32_t *at = calloc((size_t)k * k, sizeof *at), *after = calloc((size_t)k * k, sizeof *at);
+    for (uint32_t r = 0; r < rows; r++) {
+      const uint32_t *row = il.square + (size_t)r * k;
+      for (uint32_t slot = 0; slot < k; slot++) {
+        at[row[slot] * k + slot]++;
+        if (slot) after[row[slot - 1] * k + row[slot]]++;
+      }
+    }
+    for (uint32_t a = 0; a < k; a++)
+      for (uint32_t j = 0; j < k; j++) {
+        assert_int_equal(at[a * k + j], rows / k);
+        if (a != j) assert_int_equal(after[a * k + j], k % 2 ? 2 : 1);
+      }
+    free(at), free(after);
+    rigor_interleave_t longer = arm_order(k, 20, 42);
+    assert_memory_equal(il.offsets, longer.offsets, 9 * sizeof *il.offsets);
+    for (uint32_t b = 1; b < 20; b++)
+      assert_int_equal(longer.offsets[b], (longer.offsets[b - 1] + 1) % rows);
+    rigor_interleave_free(&il);
+    rigor_interleave_free(&longer);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_sequential_and_mirrored),
@@ -312,6 +375,8 @@ int main(void) {
       cmocka_unit_test(test_rng_reference_values),
       cmocka_unit_test(test_invalid_arguments),
       cmocka_unit_test(test_designs_table),
+      cmocka_unit_test(test_two_arms_alternate),
+      cmocka_unit_test(test_more_arms_take_williams_rows),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

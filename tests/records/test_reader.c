@@ -70,19 +70,20 @@ static json_t *sample_summary(const rigor_sample_t *s) {
     json_array_append_new(raw, number(s->raw[i]));
   json_t *params = rigor_sample_point_params(s);
   json_t *o = json_pack(
-      "{s:s, s:I, s:I, s:I, s:I, s:I, s:s?, s:s?, s:s?, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
+      "{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:s?, s:s?, s:s?, s:o, s:o, s:o, s:o, s:o, s:o, "
+      "s:o, s:o, "
       "s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o?}",
       "experiment", s->experiment, "run", (json_int_t)s->run, "attempt", (json_int_t)s->attempt,
       "variant", (json_int_t)s->variant, "point", (json_int_t)s->point, "cycle",
-      (json_int_t)s->cycle, "status", s->status, "window", s->window, "point_label", s->point_label,
-      "time_s", number(s->time_s), "iters", number(s->iters), "agg", number(s->agg), "bytes",
-      number(s->bytes), "flops", number(s->flops), "bus_factor", number(s->bus_factor),
-      "bytes_per_s", number(s->bytes_per_s), "flops_per_s", number(s->flops_per_s), "busbw",
-      number(s->busbw_bytes_per_s), "wrong", number(s->check_wrong), "metrics", metrics,
-      "has_iterations", s->has_iterations, "it_n", number(s->it_n), "it_min", number(s->it_min),
-      "it_max", number(s->it_max), "it_p50", number(s->it_p50), "it_p95", number(s->it_p95),
-      "it_p99", number(s->it_p99), "it_mean", number(s->it_mean), "it_cv", number(s->it_cv), "raw",
-      raw, "point_params", params);
+      (json_int_t)s->cycle, "arm", (json_int_t)s->arm, "slot", (json_int_t)s->slot, "status",
+      s->status, "window", s->window, "point_label", s->point_label, "time_s", number(s->time_s),
+      "iters", number(s->iters), "agg", number(s->agg), "bytes", number(s->bytes), "flops",
+      number(s->flops), "bus_factor", number(s->bus_factor), "bytes_per_s", number(s->bytes_per_s),
+      "flops_per_s", number(s->flops_per_s), "busbw", number(s->busbw_bytes_per_s), "wrong",
+      number(s->check_wrong), "metrics", metrics, "has_iterations", s->has_iterations, "it_n",
+      number(s->it_n), "it_min", number(s->it_min), "it_max", number(s->it_max), "it_p50",
+      number(s->it_p50), "it_p95", number(s->it_p95), "it_p99", number(s->it_p99), "it_mean",
+      number(s->it_mean), "it_cv", number(s->it_cv), "raw", raw, "point_params", params);
   assert_non_null(o);
   return o;
 }
@@ -259,9 +260,16 @@ static void test_fast_path_reads_as_jansson(void **state) {
       "\"flops\":-9223372036854775808,\"agg\":1E3,\"iters\":2.5e-320,\"run\":9999999,"
       "\"cycle\":2147483647,\"metrics\":{\"\\u0041\":1}}",
       "  {\"schema\" : \"rigor.result/1\" , \"type\" : \"sample\" ,\t\"experiment\" : \"e\" }\r",
+      /* A sample of an interleaved arm: its arm and slot. */
+      "{\"schema\":\"rigor.result/1\",\"type\":\"sample\",\"experiment\":\"e\",\"run\":2,"
+      "\"variant\":5,\"arm\":1,\"slot\":0,\"cycle\":3}",
   };
   rigor_sample_dom_t *d = rigor__sample_dom_new();
   assert_non_null(d);
+  json_t *arm = fast_summary(d, clean[sizeof clean / sizeof *clean - 1]);
+  assert_int_equal(json_integer_value(json_object_get(arm, "arm")), 1);
+  assert_int_equal(json_integer_value(json_object_get(arm, "slot")), 0);
+  json_decref(arm);
   /* Names repeated on each side of where the scan for a repeat gives way to a hash. */
   for (int n = 14; n <= 19; n++) {
     char line[2048];
@@ -330,6 +338,9 @@ static void test_refusals_keep_their_messages(void **state) {
       {"{\"schema\":\"rigor.result/"
        "1\",\"type\":\"sample\",\"experiment\":\"e\",\"point\":100000}\n",
        "1:1: \"point\" must be an integer from 0 to 99999"},
+      {"{\"schema\":\"rigor.result/"
+       "1\",\"type\":\"sample\",\"experiment\":\"e\",\"arm\":64}\n",
+       "1:1: \"arm\" must be an integer from 0 to 63"},
       {"{\"schema\":\"rigor.result/1\",\"type\":\"sample\",\"experiment\":\"e\"}\r\n"
        "{\"schema\":\"rigor.result/1\",\"type\":\"sample\"}\r\n",
        "2:1: sample record has no \"experiment\" name"},

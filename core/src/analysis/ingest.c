@@ -287,10 +287,22 @@ static int add_metrics(row_acc_t *ra, const held_run_t *h, const held_sample_t *
   return 0;
 }
 
+/* Whether a run measured `variant`: its own, or, for a run of interleaved arms, one its
+ * record's `arms` names. */
+static bool run_hosts(const rigor_run_info_t *ri, uint32_t variant) {
+  if (variant == ri->variant) return true;
+  size_t i;
+  json_t *arm;
+  json_array_foreach(json_object_get(ri->record, "arms"), i, arm) {
+    if (json_is_integer(arm) && json_integer_value(arm) == (json_int_t)variant) return true;
+  }
+  return false;
+}
+
 /* A held sample, now that its run is known: counted, and kept when usable. */
 static int add_sample(rigor_exp_analysis_t *e, exp_build_t *b, rigor_run_info_t *ri,
                       const held_run_t *h, const held_sample_t *hs) {
-  if (hs->variant != ri->variant) {
+  if (!run_hosts(ri, hs->variant)) {
     e->mismatched_samples++; /* a sample of another variant than its run's: damage */
     return 0;
   }

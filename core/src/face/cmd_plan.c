@@ -24,22 +24,68 @@ static void print_axes(FILE *out, const json_t *axes) {
   }
 }
 
+/* The level of the interleaved axis that variant v takes, as its label reads. */
+static void print_level(FILE *out, const rigor_experiment_t *e, uint32_t v) {
+  const json_t *level = json_object_get(e->variants[v].axes, e->interleave.axis);
+  char *text = json_is_string(level)
+                   ? strdup(json_string_value(level))
+                   : json_dumps(level, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(15));
+  fprintf(out, "%s", text ? text : "?");
+  free(text);
+}
+
+/* The arms' order in the first cycles of a run of block b: "AB BA" for two arms. */
+static void print_cycles(FILE *out, const rigor_experiment_t *e, uint32_t cell, uint32_t b) {
+  const rigor_interleave_t *il = &e->interleave;
+  uint32_t shown = il->square_rows < 4 ? 2 * il->square_rows : il->square_rows;
+  for (uint32_t c = 0; c < shown; c++) {
+    const uint32_t *row =
+        il->square + (size_t)((c + il->offsets[b]) % il->square_rows) * il->n_arms;
+    fprintf(out, "%s", c ? " | " : "");
+    for (uint32_t slot = 0; slot < il->n_arms; slot++) {
+      fprintf(out, "%s", slot ? " " : "");
+      print_level(out, e, il->arms[(size_t)cell * il->n_arms + row[slot]]);
+    }
+  }
+  fprintf(out, " | ...");
+}
+
+static void print_interleave(FILE *out, const rigor_experiment_t *e) {
+  const rigor_interleave_t *il = &e->interleave;
+  fprintf(out, "  interleave %s: %u arms in every run (", il->axis, il->n_arms);
+  for (uint32_t a = 0; a < il->n_arms; a++) {
+    fprintf(out, "%s", a ? ", " : "");
+    print_level(out, e, il->arms[a]);
+  }
+  fprintf(out, "), each a plugin instance of its own\n");
+  if (il->n_arms == 2)
+    fprintf(out, "  inside a cycle: every arm measures each point once, ABBA/BAAB: cycles "
+                 "alternate which arm goes first, and so do the blocks' runs\n");
+  else
+    fprintf(out,
+            "  inside a cycle: every arm measures each point once, cycle c in the order of "
+            "row (c + the block's offset) of a %u-row Williams square\n",
+            il->square_rows);
+}
+
 static void print_experiment(FILE *out, const rigor_experiment_t *e) {
   const rigor_schedule_t *s = &e->schedule;
   const char *plugin = json_string_value(json_object_get(e->resolved, "plugin"));
+  const char *units = e->interleave.axis ? "cells" : "variants";
   fprintf(out, "experiment %s (%s)\n", e->name, e->source);
   if (e->order.precision > 0)
     fprintf(out,
-            "  plugin %s; %u variants x %u to %u blocks = %llu to %llu runs\n"
+            "  plugin %s; %u %s x %u to %u blocks = %llu to %llu runs\n"
             "  replicates adaptive: min %u, max %u blocks, until every 95%% half-width is at most "
             "%g%%\n",
-            plugin, s->n_variants, e->order.min_blocks, s->n_blocks,
+            plugin, s->n_variants, units, e->order.min_blocks, s->n_blocks,
             (unsigned long long)s->n_variants * e->order.min_blocks,
             (unsigned long long)s->n_variants * s->n_blocks, e->order.min_blocks, s->n_blocks,
             e->order.precision * 100);
   else
-    fprintf(out, "  plugin %s; %u variants x %u blocks = %llu runs\n", plugin, s->n_variants,
+    fprintf(out, "  plugin %s; %u %s x %u blocks = %llu runs\n", plugin, s->n_variants, units,
             s->n_blocks, (unsigned long long)s->n_variants * s->n_blocks);
+  if (e->interleave.axis) print_interleave(out, e);
   fprintf(out, "  order %s, seed=%llu%s", e->order.design->name, (unsigned long long)e->order.seed,
           e->order.randomize ? ", randomized" : "");
   if (s->square_rows)
@@ -66,7 +112,26 @@ static void print_experiment(FILE *out, const rigor_experiment_t *e) {
   }
   for (uint32_t b = 0; b < s->n_blocks; b++) {
     fprintf(out, "  block %u\n", b);
-    for (uint32_t p = 0; p < s->n_variants; p++) {
+    for (uint32_t p = 0; e->interleave.axis && p < s->n_variants; p++) {
+      const rigor_interleave_t *il = &e->interleave;
+      uint32_t cell = s->cells[(size_t)b * s->n_variants + p];
+      fprintf(out, "    %3u  cell %-3u arms", p, cell);
+      for (uint32_t a = 0; a < il->n_arms; a++)
+        fprintf(out, " v%u", il->arms[(size_t)cell * il->n_arms + a]);
+      /* The cell is what its arms share: every axis but the interleaved one. */
+      json_t *shared = json_copy(e->variants[il->arms[(size_t)cell * il->n_arms]].axes);
+      json_object_del(shared, il->axis);
+      fprintf(out, "  ");
+      if (json_object_size(shared))
+        print_axes(out, shared);
+      else
+        fprintf(out, "(no other axis)");
+      json_decref(shared);
+      fprintf(out, "\n         cycles: ");
+      print_cycles(out, e, cell, b);
+      fprintf(out, "\n");
+    }
+    for (uint32_t p = 0; !e->interleave.axis && p < s->n_variants; p++) {
       const rigor_variant_t *v = &e->variants[s->cells[(size_t)b * s->n_variants + p]];
       fprintf(out, "    %s%3u  v%-3u %-30s  ", v->commands ? "!" : " ", p,
               s->cells[(size_t)b * s->n_variants + p], v->label);

@@ -21,16 +21,26 @@ static const char about[] =
 static void print_schedule(const rigor_experiment_t *e) {
   const rigor_schedule_t *s = &e->schedule;
   if (e->order.precision > 0)
-    printf("experiment %s: %u variants x %u to %u blocks = %u to %u runs (%s, adaptive to %g%%)\n",
-           e->name, s->n_variants, e->order.min_blocks, s->n_blocks,
-           s->n_variants * e->order.min_blocks, s->n_variants * s->n_blocks, e->order.design->name,
-           e->order.precision * 100);
+    printf("experiment %s: %u %s x %u to %u blocks = %u to %u runs (%s, adaptive to %g%%)\n",
+           e->name, s->n_variants, e->interleave.axis ? "cells" : "variants", e->order.min_blocks,
+           s->n_blocks, s->n_variants * e->order.min_blocks, s->n_variants * s->n_blocks,
+           e->order.design->name, e->order.precision * 100);
   else
-    printf("experiment %s: %u variants x %u blocks = %u runs (%s)\n", e->name, s->n_variants,
-           s->n_blocks, s->n_variants * s->n_blocks, e->order.design->name);
+    printf("experiment %s: %u %s x %u blocks = %u runs (%s)\n", e->name, s->n_variants,
+           e->interleave.axis ? "cells" : "variants", s->n_blocks, s->n_variants * s->n_blocks,
+           e->order.design->name);
   for (uint32_t b = 0; b < s->n_blocks; b++)
     for (uint32_t p = 0; p < s->n_variants; p++) {
       uint32_t v = s->cells[b * s->n_variants + p];
+      if (e->interleave.axis) {
+        /* The run hosts every arm of cell v. */
+        printf("  run %u  block %u  position %u  cell %u:", b * s->n_variants + p, b, p, v);
+        for (uint32_t a = 0; a < e->interleave.n_arms; a++)
+          printf(" %s%s", a ? "| " : "",
+                 e->variants[e->interleave.arms[(size_t)v * e->interleave.n_arms + a]].label);
+        printf("\n");
+        continue;
+      }
       printf("  run %u  block %u  position %u  %s\n", b * s->n_variants + p, b, p,
              e->variants[v].label);
     }

@@ -15,7 +15,8 @@ void rigor_config_args_options(rigor_config_args_t *a, rigor_option_t *out) {
       {"config-path", 0, "DIR", "a trusted folder of shared bases `extends:` may name (repeatable)",
        .list = &a->config_dirs},
       {"build", 0, "LABEL=DIR",
-       "a build axis level: plugins in DIR (repeatable; replaces the file's axis)",
+       "a build axis level: plugins in DIR (repeatable; replaces the file's axis; two or more "
+       "run as arms in every run unless the order names interleave)",
        .list = &a->build_args},
       {"allow-external-extends", 0, NULL, "accept `extends:` that leave the config's folder",
        .flag = &a->opts.allow_external_extends},

@@ -1,8 +1,23 @@
 #include "jobs.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "rigor/plugin.h"
+
+/* The labels of the interleaved axis's levels, in arm order. */
+static json_t *arm_levels(const json_t *resolved, const char *axis) {
+  json_t *levels = json_array();
+  size_t i, k;
+  json_t *a, *level;
+  json_array_foreach(json_object_get(json_object_get(resolved, "matrix"), "axes"), i, a) {
+    if (strcmp(json_string_value(json_object_get(a, "axis")), axis) != 0) continue;
+    json_array_foreach(json_object_get(a, "values"), k, level) {
+      json_array_append(levels, json_object_get(level, "label"));
+    }
+  }
+  return levels;
+}
 
 static int job_of(const rigor_experiment_t *e, rigor_job_t *j) {
   rigor_job_variant_t *variants = calloc(e->n_variants ? e->n_variants : 1, sizeof *variants);
@@ -40,6 +55,18 @@ static int job_of(const rigor_experiment_t *e, rigor_job_t *j) {
       .precision = e->order.precision,
       .square_rows = e->schedule.square_rows,
   };
+  const rigor_interleave_t *il = &e->interleave;
+  if (il->axis && j->schedule) {
+    j->n_cells = il->n_cells;
+    j->n_arms = il->n_arms;
+    j->arms = il->arms;
+    j->arm_square = il->square;
+    j->arm_rows = il->square_rows;
+    j->arm_offsets = il->offsets;
+    json_t *levels = arm_levels(e->resolved, il->axis);
+    rigor_interleave_describe(il, levels, (json_t *)j->schedule);
+    json_decref(levels);
+  }
   return j->schedule ? 0 : RIGOR_ENOMEM;
 }
 

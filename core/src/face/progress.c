@@ -19,7 +19,8 @@ static double eta_s(const rigor_progress_t *p, uint32_t finished) {
 }
 
 static void run_started(const rigor_progress_view_t *v, const rigor_progress_t *p) {
-  uint32_t k = p->resumed + p->done + 1, n = p->job->n_variants ? p->job->n_variants : 1;
+  uint32_t per_block = p->job->n_arms ? p->job->n_cells : p->job->n_variants;
+  uint32_t k = p->resumed + p->done + 1, n = per_block ? per_block : 1;
   char eta[32];
   clock_text(eta, sizeof eta, eta_s(p, k - 1));
   if (v->line) {

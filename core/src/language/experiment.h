@@ -45,7 +45,8 @@ typedef struct rigor_experiment {
   rigor_variant_t *variants;
   uint32_t n_variants;
   rigor_order_t order;
-  rigor_schedule_t schedule;
+  rigor_schedule_t schedule; /* with interleaved arms, its cells are cell indices */
+  rigor_interleave_t interleave;
   char *output;       /* results file path, resolved against the current directory */
   bool runs_commands; /* some variant would execute an external command */
 } rigor_experiment_t;

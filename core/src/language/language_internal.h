@@ -187,6 +187,12 @@ int rigor__matrix(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__node_t 
 int rigor__builds(rigor__cfg_t *c, const rigor__node_t *exp, const char *plugin,
                   rigor__axis_t *axis, const rigor_loaded_t **first);
 
+/* order.interleave (interleave.c): the levels of matrix axis `axis` become the arms of every run
+ * and the other axes form cells, filling e->interleave's axis, n_arms, n_cells and arms. `matrix`
+ * is the matrix's canonical form; `at` is where the interleave was asked for, for the messages. */
+int rigor__interleave(rigor__cfg_t *c, const rigor__node_t *at, const char *axis,
+                      const json_t *matrix, rigor_experiment_t *e);
+
 /* The plugin's own checks of every variant (check_params) and the commands its runs would
  * execute (commands), for rigor plan and the --allow-commands gate (plugin_hooks.c). `n` is the
  * experiment's merged map, where the param nodes are found. */

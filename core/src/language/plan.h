@@ -49,6 +49,32 @@ typedef struct rigor_schedule {
   bool incomplete;      /* n_blocks is not a multiple of square_rows */
 } rigor_schedule_t;
 
+/* order.interleave: the levels of one matrix axis run as arms inside every run. The other axes
+ * form cells; the schedule orders cells (its `cells` then hold cell indices), and each run hosts
+ * one cell with all its arms. Inside a run, cycle c measures the arms in the order of row
+ * (c + offsets[block]) % square_rows of a Williams square over the arms: ABBA/BAAB for two. */
+typedef struct rigor_interleave {
+  char *axis; /* the matrix axis whose levels are the arms; NULL: every run is one variant */
+  uint32_t n_arms, n_cells;
+  uint32_t *arms; /* arms[cell * n_arms + arm] = variant; arms in the axis's level order */
+  uint32_t square_rows;
+  uint32_t *square; /* square[row * n_arms + slot] = arm */
+  uint32_t n_blocks;
+  uint32_t *offsets; /* per block: the square row its runs' cycle 0 takes */
+} rigor_interleave_t;
+
+/* Fills the interleave's square and per-block offsets for n_blocks blocks: the rows come from the
+ * Williams design, the offset of block b is (a draw from the seed + b) mod the square's rows, so
+ * the arm that starts a run rotates from block to block. Returns 0 or RIGOR_ENOMEM. */
+int rigor_interleave_order(const rigor_order_t *order, uint32_t n_blocks, rigor_interleave_t *il);
+void rigor_interleave_free(rigor_interleave_t *il);
+/* "abba" for two arms, "williams" for more. */
+const char *rigor_interleave_order_name(const rigor_interleave_t *il);
+/* The schedule as the experiment record holds it, with interleaved arms: `blocks` hold each
+ * run's first arm's variant (the run record's `variant`), and `interleave` is added as
+ * {axis, levels, arms, order, square, offsets}. `levels` are the axis's labels in arm order. */
+void rigor_interleave_describe(const rigor_interleave_t *il, const json_t *levels, json_t *sched);
+
 /* Builds the schedule; returns 0 or RIGOR_EINVAL / RIGOR_ENOMEM. Block b depends only on the
  * order and b, so a longer schedule starts with the shorter one. */
 int rigor_plan_build(const rigor_order_t *order, uint32_t n_variants, rigor_schedule_t *out);

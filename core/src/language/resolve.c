@@ -11,7 +11,8 @@ static const char *const experiment_keys[] = {
     "environment", "gate",        "output", "launcher", "ranks", "deadline", "extends", NULL};
 static const char *const multi_keys[] = {"schema",      "name",   "description", "defaults",
                                          "experiments", "output", "extends",     NULL};
-static const char *const order_keys[] = {"design", "replicates", "seed", "randomize", NULL};
+static const char *const order_keys[] = {"design",    "replicates", "seed",
+                                         "randomize", "interleave", NULL};
 
 static bool is_experiment_key(const char *key) {
   for (size_t i = 0; experiment_keys[i]; i++)
@@ -172,6 +173,32 @@ static int resolve_order(rigor__cfg_t *c, const rigor__node_t *n, rigor_order_t 
   return 0;
 }
 
+/* order.interleave: AXIS, or none. Without it, builds given on the command line interleave:
+ * an A/B of two builds is most precise with both in every process. */
+static int resolve_interleave(rigor__cfg_t *c, const rigor__node_t *n, const json_t *matrix,
+                              rigor_experiment_t *e) {
+  const rigor__node_t *order = rigor__get(n, "order");
+  const rigor__node_t *v =
+      order && order->kind == RIGOR__MAP ? rigor__get(order, "interleave") : NULL;
+  const char *axis = NULL;
+  if (v && rigor__get_string(c, v, "order.interleave", &axis)) return RIGOR_ECONFIG;
+  if (v && strcmp(axis, "none") == 0) return 0;
+  if (!v && c->opts->n_builds >= 2) {
+    /* A launcher job does not host arms yet: its builds keep runs of their own. */
+    for (uint32_t i = 0; i < e->n_variants; i++)
+      if (json_is_array(json_object_get(e->variants[i].settings, "launcher"))) {
+        rigor__warn(c, order ? order : n,
+                    "experiment '%s': --build runs each build in runs of its own, since a "
+                    "launcher job does not host arms yet",
+                    e->name);
+        return 0;
+      }
+    axis = "build";
+  }
+  if (!axis) return 0;
+  return rigor__interleave(c, v ? v : order ? order : n, axis, matrix, e);
+}
+
 static int check_name(rigor__cfg_t *c, const rigor__node_t *n, const char **out) {
   if (rigor__get_string(c, n, "name", out)) return RIGOR_ECONFIG;
   for (const char *p = *out; *p; p++)
@@ -248,12 +275,18 @@ static int resolve_experiment(rigor__cfg_t *c, const rigor__node_t *n, const top
                      &builds, e, &matrix);
   rigor__axis_release(&builds);
   if (!rc) rc = resolve_order(c, rigor__get(n, "order"), &e->order);
-  if (!rc && (uint64_t)e->n_variants * e->order.replicates > RIGOR_MAX_RUNS)
-    rc = rigor__fail(c, rigor__get(n, "order") ? rigor__get(n, "order") : n,
-                     "%u variants x %u replicates is more than %d runs", e->n_variants,
-                     e->order.replicates, RIGOR_MAX_RUNS);
-  if (!rc && rigor_plan_build(&e->order, e->n_variants, &e->schedule) != 0)
+  if (!rc) rc = resolve_interleave(c, n, matrix, e);
+  uint32_t per_block = e->interleave.axis ? e->interleave.n_cells : e->n_variants;
+  if (!rc && (uint64_t)per_block * e->order.replicates > RIGOR_MAX_RUNS)
+    rc =
+        rigor__fail(c, rigor__get(n, "order") ? rigor__get(n, "order") : n,
+                    "%u %s x %u replicates is more than %d runs", per_block,
+                    e->interleave.axis ? "cells" : "variants", e->order.replicates, RIGOR_MAX_RUNS);
+  if (!rc && rigor_plan_build(&e->order, per_block, &e->schedule) != 0)
     rc = rigor__fail(c, n, "cannot build the schedule (out of memory)");
+  if (!rc && e->interleave.axis &&
+      rigor_interleave_order(&e->order, e->schedule.n_blocks, &e->interleave) != 0)
+    rc = rigor__fail(c, n, "cannot build the order of the arms (out of memory)");
   if (!rc && e->schedule.incomplete)
     rigor__warn(c, rigor__get(n, "order"),
                 "experiment '%s': %u blocks leave the %u-row %s square incomplete, so positions "
@@ -270,9 +303,9 @@ static int resolve_experiment(rigor__cfg_t *c, const rigor__node_t *n, const top
           ? json_pack("{s:I, s:I, s:f}", "min", (json_int_t)e->order.min_blocks, "max",
                       (json_int_t)e->order.replicates, "precision", e->order.precision)
           : json_integer((json_int_t)e->order.replicates);
-  json_t *order =
-      json_pack("{s:s, s:o, s:I, s:b}", "design", e->order.design->name, "replicates", replicates,
-                "seed", (json_int_t)e->order.seed, "randomize", (int)e->order.randomize);
+  json_t *order = json_pack("{s:s, s:o, s:I, s:b, s:s*}", "design", e->order.design->name,
+                            "replicates", replicates, "seed", (json_int_t)e->order.seed,
+                            "randomize", (int)e->order.randomize, "interleave", e->interleave.axis);
   e->resolved = json_pack("{s:i, s:s, s:s?, s:s, s:o, s:o, s:o}", "schema", 1, "name", name,
                           "description", description, "plugin", d->name, "settings", settings,
                           "matrix", matrix, "order", order);
@@ -449,6 +482,7 @@ void rigor_config_free(rigor_config_t *cfg) {
     free(e->output);
     json_decref(e->resolved);
     rigor_schedule_free(&e->schedule);
+    rigor_interleave_free(&e->interleave);
   }
   free(cfg->experiments);
   json_decref(cfg->warnings);

@@ -94,6 +94,12 @@ json_t *rigor_record_run(const rigor_run_record_t *x) {
   json_object_set_new(rec, "env_pad", x->env_pad >= 0 ? json_integer(x->env_pad) : json_null());
   if (x->checks) json_object_set_new(rec, "checks", x->checks);
   if (x->calibration) json_object_set_new(rec, "calibration", x->calibration);
+  if (x->n_arms) {
+    json_t *arms = json_array();
+    for (uint32_t i = 0; i < x->n_arms; i++)
+      json_array_append_new(arms, json_integer(x->arms[i]));
+    json_object_set_new(rec, "arms", arms);
+  }
   return rec;
 }
 

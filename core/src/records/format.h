@@ -63,6 +63,10 @@ typedef struct rigor_run_record {
   json_t *checks;      /* taken: the sampled environment checks whose window closed with this run;
                           NULL leaves the member out */
   json_t *calibration; /* taken: iters: auto, per point; NULL leaves the member out */
+  /* Interleaved arms: the variant of each arm the run hosted, in arm order (`variant` is arm
+   * 0's); n_arms 0 leaves the member out. */
+  const uint32_t *arms;
+  uint32_t n_arms;
 } rigor_run_record_t;
 json_t *rigor_record_run(const rigor_run_record_t *x);
 

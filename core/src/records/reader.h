@@ -20,6 +20,7 @@ typedef struct rigor_sample {
   const char *experiment;
   size_t line; /* in the file, from 1 */
   int64_t run, attempt, variant, point, cycle;
+  int64_t arm, slot; /* interleaved arms: the arm's index in its run, its position in the cycle */
   const char *status, *window, *point_label;
   double time_s, iters, agg, bytes, flops, bus_factor;
   double bytes_per_s, flops_per_s, busbw_bytes_per_s; /* "rates" */

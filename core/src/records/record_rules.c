@@ -15,6 +15,8 @@ const rigor_index_member_t rigor__index_members[RIGOR_INDEX_COUNT] = {
     [RIGOR_INDEX_POSITION] = {"position", 0, RIGOR_MAX_VARIANTS - 1},
     [RIGOR_INDEX_CYCLE] = {"cycle", 0, INT32_MAX},
     [RIGOR_INDEX_POINT] = {"point", 0, RIGOR_MAX_POINTS - 1},
+    [RIGOR_INDEX_ARM] = {"arm", 0, RIGOR_MAX_ARMS - 1},
+    [RIGOR_INDEX_SLOT] = {"slot", 0, RIGOR_MAX_ARMS - 1},
 };
 
 static const char *const record_types[] = {"experiment", "run", "sample", "telemetry", "stop"};

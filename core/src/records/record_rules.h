@@ -21,6 +21,8 @@ typedef enum {
   RIGOR_INDEX_POSITION,
   RIGOR_INDEX_CYCLE,
   RIGOR_INDEX_POINT,
+  RIGOR_INDEX_ARM,  /* interleaved arms: the arm's index in its run */
+  RIGOR_INDEX_SLOT, /* and its position in the cycle */
   RIGOR_INDEX_COUNT,
 } rigor_index_t;
 

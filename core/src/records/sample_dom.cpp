@@ -35,6 +35,8 @@ enum member : unsigned {
   M_POSITION = RIGOR_INDEX_POSITION,
   M_CYCLE = RIGOR_INDEX_CYCLE,
   M_POINT = RIGOR_INDEX_POINT,
+  M_ARM = RIGOR_INDEX_ARM,
+  M_SLOT = RIGOR_INDEX_SLOT,
   M_SCHEMA = RIGOR_INDEX_COUNT,
   M_TYPE,
   M_EXPERIMENT,
@@ -60,9 +62,9 @@ enum member : unsigned {
 member member_of(std::string_view k) {
   switch (k.size()) {
   case 3:
-    return k == "run" ? M_RUN : k == "agg" ? M_AGG : M_OTHER;
+    return k == "run" ? M_RUN : k == "agg" ? M_AGG : k == "arm" ? M_ARM : M_OTHER;
   case 4:
-    return k == "type" ? M_TYPE : M_OTHER;
+    return k == "type" ? M_TYPE : k == "slot" ? M_SLOT : M_OTHER;
   case 5:
     switch (k[0]) {
     case 'b':
@@ -282,6 +284,8 @@ bool read_indices(const element *const *found, rigor_sample_t *out) {
   out->variant = value[RIGOR_INDEX_VARIANT];
   out->point = value[RIGOR_INDEX_POINT];
   out->cycle = value[RIGOR_INDEX_CYCLE];
+  out->arm = value[RIGOR_INDEX_ARM];
+  out->slot = value[RIGOR_INDEX_SLOT];
   return true;
 }
 

@@ -69,6 +69,8 @@ int rigor__sample_from_json(const json_t *rec, rigor_sample_scratch_t *sc, rigor
   out->variant = index_at(rec, "variant");
   out->point = index_at(rec, "point");
   out->cycle = index_at(rec, "cycle");
+  out->arm = index_at(rec, "arm");
+  out->slot = index_at(rec, "slot");
   out->status = json_string_value(json_object_get(rec, "status"));
   out->window = json_string_value(json_object_get(rec, "window"));
   out->point_label = json_string_value(json_object_get(rec, "point_label"));

@@ -8,21 +8,43 @@
 #include <unistd.h>
 
 #include "affinity.h"
+#include "arms.h"
 #include "clock.h"
 #include "errors.h"
 #include "measure.h"
 #include "metric_set.h"
+#include "private_copy.h"
 #include "run_params.h"
 #include "telemetry.h"
 #include "timing.h"
 #include "utf8.h"
 #include "wire.h"
 
+/* One plugin instance of the run: the run's only one, or one of its interleaved arms. */
+typedef struct arm {
+  struct child *child;
+  uint32_t index, variant;
+  uint32_t slot; /* its position in the cycle now measuring */
+  const json_t *settings;
+  const rigor_plugin_t *plugin;
+  rigor_loaded_t *copy; /* a build arm's private copy, unloaded at the end */
+  rigor_timing_t timing;
+  rigor_run_params_t pts;
+  rigor_metric_set_t metric_set;
+  rigor_plugin_t recorded; /* the plugin with the metrics its params declare */
+  rigor_work_t work;
+  rigor_measure_t m;
+  void *state;
+  bool inited;
+} arm_t;
+
 typedef struct child {
   const rigor_child_args_t *a;
   rigor_ctx_t ctx;
-  void *state;
-  atomic_bool ready; /* init succeeded and fini not yet called: the hook may read state */
+  arm_t *arms;
+  uint32_t n_arms;
+  bool interleaved;
+  atomic_bool ready; /* every init succeeded and no fini called yet: the hook may read state */
 } child_t;
 
 /* Only rank 0 reports; the other ranks of a launcher job measure alongside it. */
@@ -31,28 +53,40 @@ static void send(const rigor_child_args_t *a, json_t *msg) {
 }
 
 static void emit_sample(void *arg, json_t *sample) {
-  const rigor_child_args_t *a = arg;
-  rigor_record_stamp(sample, a->experiment_name, a->run, a->attempt, a->variant);
+  const arm_t *arm = arg;
+  const rigor_child_args_t *a = arm->child->a;
+  rigor_record_stamp(sample, a->experiment_name, a->run, a->attempt, arm->variant);
+  if (arm->child->interleaved) {
+    json_object_set_new(sample, "arm", json_integer(arm->index));
+    json_object_set_new(sample, "slot", json_integer(arm->slot));
+  }
   send(a, sample);
+}
+
+static void on_slot(void *arg, uint32_t arm, uint32_t slot) {
+  child_t *c = arg;
+  c->arms[arm].slot = slot;
 }
 
 static void on_error(void *arg, int code, const char *message) {
   send(arg, rigor_wire_error(code, rigor_err_name(code), message));
 }
 
+/* The run's telemetry hook reads the first arm's device: the arms share the machine. */
 static int telemetry_hook(void *arg, rigor_telemetry_value_t *out, int cap) {
   child_t *c = arg;
-  if (!c->a->plugin->telemetry || !atomic_load(&c->ready)) return 0;
-  return c->a->plugin->telemetry(&c->ctx, c->state, out, cap);
+  const arm_t *arm = &c->arms[0];
+  if (!arm->plugin->telemetry || !atomic_load(&c->ready)) return 0;
+  return arm->plugin->telemetry(&c->ctx, arm->state, out, cap);
 }
 
-static json_t *identity_json(child_t *c) {
+static json_t *identity_json(child_t *c, const arm_t *arm) {
   json_t *o = json_object();
-  const rigor_plugin_t *p = c->a->plugin;
+  const rigor_plugin_t *p = arm->plugin;
   if (!p->identity) return o;
   rigor_kv_t kv[64];
   memset(kv, 0, sizeof kv);
-  int n = p->identity(&c->ctx, c->state, kv, 64);
+  int n = p->identity(&c->ctx, arm->state, kv, 64);
   for (int i = 0; i < n && i < 64; i++) {
     kv[i].key[sizeof kv[i].key - 1] = '\0';
     kv[i].value[sizeof kv[i].value - 1] = '\0';
@@ -70,39 +104,87 @@ static json_t *cpus_json(const rigor_ctx_t *ctx) {
   return a;
 }
 
-/* The outcome of measuring: a status and the plugin's error, if any. `recorded` is the plugin
- * with the metrics its params declare. */
-static rigor_run_status_t measure(child_t *c, const rigor_plugin_t *recorded,
-                                  const rigor_timing_t *timing, const rigor_run_params_t *pts,
-                                  rigor_run_end_t *end) {
-  const rigor_child_args_t *a = c->a;
-  const rigor_plugin_t *p = a->plugin;
-  rigor_work_t work = {0};
-  int rc = p->init(&c->ctx, &c->ctx.host, pts->base, &pts->points, &c->state, &work);
+static rigor_run_status_t status_of(int rc) {
+  return rc == RIGOR_EUNAVAILABLE ? RIGOR_RUN_SKIPPED : RIGOR_RUN_FAILED;
+}
+
+static int init_arm(child_t *c, arm_t *arm) {
+  const rigor_plugin_t *p = arm->plugin;
+  int rc = p->init(&c->ctx, &c->ctx.host, arm->pts.base, &arm->pts.points, &arm->state, &arm->work);
   if (rc < 0) {
+    char which[32] = "";
+    if (c->interleaved) snprintf(which, sizeof which, "arm %u: ", arm->index);
     if (c->ctx.error_code == 0)
-      c->ctx.host.error(&c->ctx, rc, "init returned %d (%s)", rc, rigor_strerror(rc));
-    c->state = NULL;
-    return rc == RIGOR_EUNAVAILABLE ? RIGOR_RUN_SKIPPED : RIGOR_RUN_FAILED;
+      c->ctx.host.error(&c->ctx, rc, "%sinit returned %d (%s)", which, rc, rigor_strerror(rc));
+    arm->state = NULL;
+    return rc;
+  }
+  arm->inited = true;
+  arm->m = (rigor_measure_t){
+      .ctx = &c->ctx,
+      .plugin = &arm->recorded,
+      .state = arm->state,
+      .timing = &arm->timing,
+      .points = (const void *const *)arm->pts.structs,
+      .point_objs = arm->pts.objs,
+      .point_labels = arm->pts.labels,
+      .n_points = arm->pts.n,
+      .work = &arm->work,
+      .emit = emit_sample,
+      .emit_arg = arm,
+  };
+  rigor_clock_probe(&arm->m.clock);
+  return 0;
+}
+
+/* Every arm's warmup and calibration, then the cycles with the arms in each cycle's order. */
+static int measure_arms(child_t *c) {
+  const rigor_child_args_t *a = c->a;
+  rigor_measure_t **ms = calloc(c->n_arms, sizeof *ms);
+  if (!ms) return RIGOR_ENOMEM;
+  int rc = 0;
+  for (uint32_t i = 0; i < c->n_arms; i++)
+    ms[i] = &c->arms[i].m;
+  for (uint32_t i = 0; i < c->n_arms && rc == 0; i++)
+    rc = rigor_measure_prepare(ms[i]);
+  rigor_arm_order_t order = {a->arm_square, a->arm_rows, c->n_arms, a->arm_first_row};
+  if (rc == 0) rc = rigor_arms_measure(ms, &order, on_slot, c);
+  for (uint32_t i = 0; i < c->n_arms; i++)
+    rigor_measure_release(ms[i]);
+  free(ms);
+  return rc;
+}
+
+/* iters: auto of every arm, each entry naming its arm when the run has several. */
+static json_t *calibration_json(child_t *c) {
+  json_t *all = NULL;
+  for (uint32_t i = 0; i < c->n_arms; i++) {
+    json_t *cal = c->arms[i].m.calibration;
+    c->arms[i].m.calibration = NULL;
+    if (!cal) continue;
+    if (!all) all = json_array();
+    size_t k;
+    json_t *entry;
+    json_array_foreach(cal, k, entry) {
+      if (c->interleaved) json_object_set_new(entry, "arm", json_integer(i));
+      json_array_append(all, entry);
+    }
+    json_decref(cal);
+  }
+  return all;
+}
+
+/* The outcome of measuring: a status and the plugin's error, if any. */
+static rigor_run_status_t measure(child_t *c, rigor_run_end_t *end) {
+  const rigor_child_args_t *a = c->a;
+  for (uint32_t i = 0; i < c->n_arms; i++) {
+    int rc = init_arm(c, &c->arms[i]);
+    if (rc < 0) return status_of(rc);
   }
   atomic_store(&c->ready, true);
-  end->plugin_identity = identity_json(c);
-  rigor_measure_t m = {
-      .ctx = &c->ctx,
-      .plugin = recorded,
-      .state = c->state,
-      .timing = timing,
-      .points = (const void *const *)pts->structs,
-      .point_objs = pts->objs,
-      .point_labels = pts->labels,
-      .n_points = pts->n,
-      .work = &work,
-      .emit = emit_sample,
-      .emit_arg = (void *)a,
-  };
-  rigor_clock_probe(&m.clock);
-  rc = rigor_measure_run(&m);
-  end->calibration = m.calibration;
+  end->plugin_identity = identity_json(c, &c->arms[0]);
+  int rc = c->interleaved ? measure_arms(c) : rigor_measure_run(&c->arms[0].m);
+  end->calibration = calibration_json(c);
   if (c->ctx.deadline_hit) {
     /* The experiment ran out of time, not the run: it is interrupted, and --resume repeats it. */
     if (c->ctx.error_code == 0)
@@ -112,13 +194,79 @@ static rigor_run_status_t measure(child_t *c, const rigor_plugin_t *recorded,
   }
   if (rc == RIGOR_ETIMEDOUT) return RIGOR_RUN_TIMEOUT; /* the plugin's own limit, as exec's */
   if (rc == RIGOR_ECANCELED) return RIGOR_RUN_INTERRUPTED;
-  if (rc < 0) return rc == RIGOR_EUNAVAILABLE ? RIGOR_RUN_SKIPPED : RIGOR_RUN_FAILED;
-  if (m.wrong_samples > 0) {
+  if (rc < 0) return status_of(rc);
+  uint64_t samples = 0, wrong = 0;
+  for (uint32_t i = 0; i < c->n_arms; i++) {
+    samples += c->arms[i].m.samples;
+    wrong += c->arms[i].m.wrong_samples;
+  }
+  if (wrong > 0) {
     c->ctx.host.error(&c->ctx, RIGOR_EVALIDATE, "%llu of %llu samples failed their check",
-                      (unsigned long long)m.wrong_samples, (unsigned long long)m.samples);
+                      (unsigned long long)wrong, (unsigned long long)samples);
     return RIGOR_RUN_INVALID;
   }
   return RIGOR_RUN_OK;
+}
+
+/* The arm's plugin (its private copy for a build arm), timing, points and metrics. */
+static int ready_arm(child_t *c, arm_t *arm) {
+  char err[1024], which[32] = "";
+  if (c->interleaved) snprintf(which, sizeof which, "arm %u: ", arm->index);
+  if (arm->plugin == NULL) {
+    const rigor_child_arm_t *spec = &c->a->arms[arm->index];
+    if (rigor_private_copy_load(spec->plugin_file, spec->plugin_name, c->a->allow_unsafe,
+                                &arm->copy, err, sizeof err) < 0)
+      return c->ctx.host.error(&c->ctx, RIGOR_EPLUGIN, "%s%s", which, err);
+    arm->plugin = &arm->copy->desc;
+  }
+  const rigor_plugin_t *p = arm->plugin;
+  if (rigor_timing_from_json(json_object_get(arm->settings, "timing"), &arm->timing, err,
+                             sizeof err) < 0)
+    return c->ctx.host.error(&c->ctx, RIGOR_ECONFIG, "%s%s", which, err);
+  if (rigor_run_params_build(p, json_object_get(arm->settings, "params"),
+                             json_object_get(arm->settings, "sweep"), &arm->pts, err,
+                             sizeof err) < 0)
+    return c->ctx.host.error(&c->ctx, RIGOR_ECONFIG, "%sparams: %s", which, err);
+  if (rigor_metric_set_build(p, arm->pts.base, &arm->metric_set, err, sizeof err) < 0)
+    return c->ctx.host.error(&c->ctx, RIGOR_EPLUGIN, "%smetrics: %s", which, err);
+  /* Samples carry the static metrics and those the params declare. */
+  arm->recorded = rigor_metric_set_bind(p, &arm->metric_set);
+  return 0;
+}
+
+static void release_arms(child_t *c) {
+  for (uint32_t i = 0; c->arms && i < c->n_arms; i++) {
+    arm_t *arm = &c->arms[i];
+    rigor_metric_set_free(&arm->metric_set);
+    if (arm->plugin) rigor_run_params_free(arm->plugin, &arm->pts);
+    json_decref(arm->m.calibration);
+    if (arm->copy) rigor_plugin_unload(arm->copy);
+  }
+  free(c->arms);
+}
+
+/* The arms the run hosts: its one instance, or every interleaved arm. */
+static int make_arms(child_t *c) {
+  const rigor_child_args_t *a = c->a;
+  c->interleaved = a->n_arms > 0;
+  c->n_arms = c->interleaved ? a->n_arms : 1;
+  c->arms = calloc(c->n_arms, sizeof *c->arms);
+  if (!c->arms) return RIGOR_ENOMEM;
+  for (uint32_t i = 0; i < c->n_arms; i++) {
+    arm_t *arm = &c->arms[i];
+    arm->child = c;
+    arm->index = i;
+    if (c->interleaved) {
+      arm->settings = a->arms[i].settings;
+      arm->variant = a->arms[i].variant;
+      arm->plugin = a->arms[i].plugin_file ? NULL : a->arms[i].plugin;
+    } else {
+      arm->settings = a->settings;
+      arm->variant = a->variant;
+      arm->plugin = a->plugin;
+    }
+  }
+  return 0;
 }
 
 int rigor_child_run(const rigor_child_args_t *a) {
@@ -127,20 +275,17 @@ int rigor_child_run(const rigor_child_args_t *a) {
   c.ctx.on_error = on_error;
   c.ctx.on_error_arg = (void *)a;
   c.ctx.commands_allowed = a->commands_allowed;
-  const rigor_plugin_t *p = a->plugin;
-  const json_t *env = json_object_get(a->settings, "environment");
   rigor_run_end_t end = {.status = RIGOR_RUN_FAILED};
-  rigor_run_params_t pts = {0};
-  rigor_metric_set_t metric_set = {0};
   rigor_telemetry_t *tele = NULL;
   char err[1024];
 
-  rigor_timing_t timing;
-  if (rigor_timing_from_json(json_object_get(a->settings, "timing"), &timing, err, sizeof err) <
-      0) {
-    c.ctx.host.error(&c.ctx, RIGOR_ECONFIG, "%s", err);
+  if (make_arms(&c) < 0) {
+    c.ctx.host.error(&c.ctx, RIGOR_ENOMEM, "out of memory");
     goto end;
   }
+  /* The process's settings (affinity, deadline, telemetry) are the first arm's: an interleaved
+   * axis varies only what each instance holds. */
+  const json_t *env = json_object_get(c.arms[0].settings, "environment");
   if (a->deadline_s > 0) c.ctx.deadline_ns = (double)rigor_now_ns() + a->deadline_s * 1e9;
 
   int n_cpus = 0;
@@ -152,31 +297,23 @@ int rigor_child_run(const rigor_child_args_t *a) {
   c.ctx.n_cpus = n_cpus < 1024 ? n_cpus : 1024;
   if (bind && !json_is_null(bind)) end.affinity = cpus_json(&c.ctx);
 
-  if (rigor_run_params_build(p, json_object_get(a->settings, "params"),
-                             json_object_get(a->settings, "sweep"), &pts, err, sizeof err) < 0) {
-    c.ctx.host.error(&c.ctx, RIGOR_ECONFIG, "params: %s", err);
-    goto end;
-  }
-  if (rigor_metric_set_build(p, pts.base, &metric_set, err, sizeof err) < 0) {
-    c.ctx.host.error(&c.ctx, RIGOR_EPLUGIN, "metrics: %s", err);
-    goto end;
-  }
-  /* Samples carry the static metrics and those the params declare. */
-  const rigor_plugin_t recorded = rigor_metric_set_bind(p, &metric_set);
+  for (uint32_t i = 0; i < c.n_arms; i++)
+    if (ready_arm(&c, &c.arms[i]) < 0) goto end;
   rigor_telemetry_start(json_object_get(env, "telemetry"), c.ctx.cpus, c.ctx.n_cpus, telemetry_hook,
                         &c, &tele);
-  end.status = measure(&c, &recorded, &timing, &pts, &end);
+  end.status = measure(&c, &end);
   /* The sampler stops before fini, so the hook never sees freed state. */
   end.telemetry = tele ? rigor_telemetry_stop(tele, &end.telemetry_raw) : NULL;
-  if (c.state) {
-    atomic_store(&c.ready, false);
-    p->fini(&c.ctx, c.state);
-    c.state = NULL;
+  atomic_store(&c.ready, false);
+  for (uint32_t i = c.n_arms; i-- > 0;) {
+    arm_t *arm = &c.arms[i];
+    if (arm->inited) arm->plugin->fini(&c.ctx, arm->state);
+    arm->inited = false;
+    arm->state = NULL;
   }
 end:
   end.reason = c.ctx.error_code ? c.ctx.error : NULL;
   send(a, rigor_wire_end(&end));
-  rigor_metric_set_free(&metric_set);
-  rigor_run_params_free(p, &pts);
+  release_arms(&c);
   return rigor_child_exit_code(end.status);
 }

@@ -3,8 +3,10 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
+#include "bounds.h"
 #include "child.h"
 #include "comm_mpi.h"
 #include "loader.h"
@@ -16,6 +18,53 @@ static void on_term(int sig) {
   (void)sig;
   g_child_stop = 1;
   _exit(128 + SIGTERM);
+}
+
+/* The spec's arms: a param arm measures the plugin loaded here, a build arm a private copy of
+ * its file; the square of their order inside the cycles is checked to hold only arms. */
+static int read_arms(const rigor_run_spec_t *spec, const rigor_plugin_t *plugin,
+                     rigor_child_arm_t **arms_out, uint32_t **square_out, rigor_child_args_t *a,
+                     char *err, size_t errlen) {
+  size_t k = json_array_size(spec->arms);
+  const json_t *rows = json_object_get(spec->arm_order, "square");
+  size_t n_rows = json_array_size(rows);
+  if (k == 0 || k > RIGOR_MAX_ARMS || n_rows == 0 || n_rows > 2 * RIGOR_MAX_ARMS) {
+    snprintf(err, errlen, "the spec holds %zu arms and %zu rows of their order", k, n_rows);
+    return RIGOR_EINVAL;
+  }
+  rigor_child_arm_t *arms = calloc(k, sizeof *arms);
+  uint32_t *square = calloc(k * n_rows, sizeof *square);
+  *arms_out = arms;
+  *square_out = square;
+  if (!arms || !square) return snprintf(err, errlen, "out of memory"), RIGOR_ENOMEM;
+  for (size_t i = 0; i < k; i++) {
+    const json_t *arm = json_array_get(spec->arms, i);
+    arms[i] = (rigor_child_arm_t){
+        .settings = json_object_get(arm, "settings"),
+        .plugin = plugin,
+        .plugin_file = json_string_value(json_object_get(arm, "plugin_file")),
+        .plugin_name = spec->plugin,
+        .variant = (uint32_t)json_integer_value(json_object_get(arm, "variant")),
+    };
+    if (!json_is_object(arms[i].settings))
+      return snprintf(err, errlen, "arm %zu of the spec has no settings", i), RIGOR_EINVAL;
+  }
+  for (size_t r = 0; r < n_rows; r++)
+    for (size_t slot = 0; slot < k; slot++) {
+      const json_t *v = json_array_get(json_array_get(rows, r), slot);
+      if (!json_is_integer(v) || json_integer_value(v) < 0 || (size_t)json_integer_value(v) >= k)
+        return snprintf(err, errlen, "the spec's arm order names no arm at row %zu", r),
+               RIGOR_EINVAL;
+      square[r * k + slot] = (uint32_t)json_integer_value(v);
+    }
+  a->arms = arms;
+  a->n_arms = (uint32_t)k;
+  a->arm_square = square;
+  a->arm_rows = (uint32_t)n_rows;
+  a->arm_first_row =
+      (uint32_t)json_integer_value(json_object_get(spec->arm_order, "first_row")) % a->arm_rows;
+  a->allow_unsafe = spec->allow_unsafe;
+  return 0;
 }
 
 int rigor_child_main(const char *spec_path, const char *out_path, int out_fd, bool mpi, int *argc,
@@ -70,7 +119,18 @@ int rigor_child_main(const char *spec_path, const char *out_path, int out_fd, bo
       .deadline_s = spec.deadline_s,
       .stop = &g_child_stop,
   };
-  int code = rigor_child_run(&a);
+  rigor_child_arm_t *arms = NULL;
+  uint32_t *square = NULL;
+  int code;
+  if (spec.arms && read_arms(&spec, &plugin->desc, &arms, &square, &a, err, sizeof err) < 0) {
+    fprintf(stderr, "rigor __child: %s: %s\n", spec_path, err);
+    rigor_wire_send(out_fd,
+                    rigor_wire_end(&(rigor_run_end_t){.status = RIGOR_RUN_FAILED, .reason = err}));
+    code = RIGOR_CHILD_BAD_SPEC;
+  } else {
+    code = rigor_child_run(&a);
+  }
+  free(arms), free(square);
   if (comm) rigor_comm_mpi_finalize(comm);
   rigor_plugin_unload(plugin);
   json_decref(doc);

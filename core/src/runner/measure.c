@@ -300,7 +300,7 @@ const char *rigor_window_status(double elapsed_s, const rigor_clock_info_t *cloc
   return "ok";
 }
 
-static int measure_point(rigor_measure_t *m, uint32_t cycle, uint32_t pt, double *iter_buf) {
+int rigor_measure_point(rigor_measure_t *m, uint32_t cycle, uint32_t pt, double *iter_buf) {
   const rigor_plugin_t *p = m->plugin;
   rigor_ctx_t *ctx = m->ctx;
   memset(m->work, 0, sizeof *m->work);
@@ -424,14 +424,22 @@ static int choose_iters(rigor_measure_t *m) {
   return 0;
 }
 
-static int measure_cycles(rigor_measure_t *m) {
+uint64_t rigor_measure_most_iters(const rigor_measure_t *m) {
   uint64_t most = 1;
   for (uint32_t pt = 0; pt < m->n_points; pt++)
     most = m->iters[pt] > most ? m->iters[pt] : most;
+  return most;
+}
+
+int rigor_measure_should_stop(rigor_measure_t *m) {
+  return m->ctx->host.should_stop(m->ctx) ? stop_code(m) : 0;
+}
+
+static int measure_cycles(rigor_measure_t *m) {
   double *iter_buf = NULL;
   if (m->timing->per_iteration) {
     /* Allocated outside the window. */
-    iter_buf = calloc(most, sizeof(double));
+    iter_buf = calloc(rigor_measure_most_iters(m), sizeof(double));
     if (!iter_buf) return RIGOR_ENOMEM;
   }
   int rc = 0;
@@ -441,17 +449,25 @@ static int measure_cycles(rigor_measure_t *m) {
         rc = stop_code(m);
         break;
       }
-      rc = measure_point(m, c, pt, iter_buf);
+      rc = rigor_measure_point(m, c, pt, iter_buf);
     }
   free(iter_buf);
   return rc;
 }
 
-int rigor_measure_run(rigor_measure_t *m) {
+int rigor_measure_prepare(rigor_measure_t *m) {
   int rc = warmup(m);
-  if (rc == 0) rc = choose_iters(m);
-  if (rc == 0) rc = measure_cycles(m);
+  return rc == 0 ? choose_iters(m) : rc;
+}
+
+void rigor_measure_release(rigor_measure_t *m) {
   free(m->iters);
   m->iters = NULL;
+}
+
+int rigor_measure_run(rigor_measure_t *m) {
+  int rc = rigor_measure_prepare(m);
+  if (rc == 0) rc = measure_cycles(m);
+  rigor_measure_release(m);
   return rc;
 }

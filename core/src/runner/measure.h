@@ -42,6 +42,17 @@ typedef struct rigor_measure {
  * RIGOR_ECANCELED when stopped). The caller takes m->calibration. */
 int rigor_measure_run(rigor_measure_t *m);
 
+/* The same in steps, for a run that interleaves several instances (arms.h): prepare runs the
+ * warmup and the calibration of iters: auto; point measures one window of (cycle, point) and
+ * emits its sample, with iter_buf room for rigor_measure_most_iters doubles when per_iteration;
+ * release frees what prepare allocated (after the last point). should_stop returns the code of a
+ * stop or deadline, 0 to go on. */
+int rigor_measure_prepare(rigor_measure_t *m);
+int rigor_measure_point(rigor_measure_t *m, uint32_t cycle, uint32_t pt, double *iter_buf);
+uint64_t rigor_measure_most_iters(const rigor_measure_t *m);
+int rigor_measure_should_stop(rigor_measure_t *m);
+void rigor_measure_release(rigor_measure_t *m);
+
 /* The shortest window that is not too short: STREAM's 20 clock resolutions, and 100 reads of the
  * clock, so that reading the clock itself costs at most 1% of the window (on a virtual machine
  * one read of CLOCK_MONOTONIC costs tens of nanoseconds, far above its 1 ns resolution). */

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bounds.h"
 #include "checks.h"
 #include "child.h"
 #include "clock.h"
@@ -46,6 +47,17 @@ typedef struct runner {
   bool unsynced;              /* records appended to `out` since its last fsync */
   uint64_t deadline_ns; /* absolute CLOCK_MONOTONIC time the experiment's deadline falls, 0 none */
 } runner_t;
+
+/* Runs in one block: one per variant, or one per cell when every run hosts all the arms. */
+static uint32_t per_block(const rigor_job_t *job) {
+  return job->n_arms ? job->n_cells : job->n_variants;
+}
+
+/* The variants run k hosts: its one variant, or its cell's arms. */
+static const uint32_t *run_variants(const rigor_job_t *job, uint32_t k, uint32_t *n) {
+  *n = job->n_arms ? job->n_arms : 1;
+  return job->n_arms ? job->arms + (size_t)job->cells[k] * job->n_arms : &job->cells[k];
+}
 
 static void write_record(runner_t *r, rigor_results_writer_t *w, const json_t *rec) {
   if (r->io_error || w->fd < 0) return;
@@ -103,6 +115,8 @@ static void append_outcome(runner_t *r, const rigor_child_args_t *a, const rigor
       .env_pad = env_pad,
       .checks = checks,
       .calibration = end_member(o, "calibration"),
+      .arms = a->n_arms ? r->job->arms + (size_t)r->job->cells[a->run] * a->n_arms : NULL,
+      .n_arms = a->n_arms,
   };
   json_t *rec = rigor_record_run(&x);
   write_record(r, &r->out, rec);
@@ -140,12 +154,39 @@ static void count(rigor_tally_t *t, rigor_run_status_t s) {
   }
 }
 
+/* A spawned run's arms: each arm's variant and settings, and the file a build arm copies. */
+static json_t *spec_arms(const rigor_child_args_t *a) {
+  json_t *arms = json_array();
+  for (uint32_t i = 0; i < a->n_arms; i++) {
+    const rigor_child_arm_t *arm = &a->arms[i];
+    json_array_append_new(arms,
+                          json_pack("{s:I, s:O, s:s?}", "variant", (json_int_t)arm->variant,
+                                    "settings", arm->settings, "plugin_file", arm->plugin_file));
+  }
+  return arms;
+}
+
+static json_t *spec_arm_order(const rigor_child_args_t *a) {
+  json_t *square = json_array();
+  for (uint32_t r = 0; r < a->arm_rows; r++) {
+    json_t *row = json_array();
+    for (uint32_t slot = 0; slot < a->n_arms; slot++)
+      json_array_append_new(row, json_integer(a->arm_square[(size_t)r * a->n_arms + slot]));
+    json_array_append_new(square, row);
+  }
+  return json_pack("{s:o, s:I}", "square", square, "first_row", (json_int_t)a->arm_first_row);
+}
+
 /* Starts the run's process: forked, or as `rigor __child` under a launcher or with a padded
  * environment. Returns the pid or -1 with r->err set. */
 static pid_t start_run(runner_t *r, const rigor_child_args_t *a, const char *pad, int *fd,
                        rigor_spawn_t *sp) {
   const json_t *settings = a->settings;
   const json_t *launcher = json_object_get(settings, "launcher");
+  if (a->n_arms && json_is_array(launcher)) {
+    snprintf(r->err, r->errlen, "interleaved arms do not run under a launcher yet");
+    return -1;
+  }
   if (!json_is_array(launcher) && !pad) {
     pid_t pid = rigor_spawn_fork(a, fd);
     if (pid < 0) snprintf(r->err, r->errlen, "cannot start the run's process: %s", strerror(errno));
@@ -165,7 +206,11 @@ static pid_t start_run(runner_t *r, const rigor_child_args_t *a, const char *pad
       .allow_unsafe = r->opts->search.allow_unsafe,
       .deadline_s = a->deadline_s,
   };
+  json_t *arms = a->n_arms ? spec_arms(a) : NULL, *order = a->n_arms ? spec_arm_order(a) : NULL;
+  s.arms = arms;
+  s.arm_order = order;
   json_t *spec = rigor_wire_spec(&s);
+  json_decref(arms), json_decref(order);
   pid_t pid = rigor_spawn_exec(r->opts->self_exe, spec, json_is_array(launcher) ? launcher : NULL,
                                json_object_get(settings, "ranks"), pad, sp, fd, r->err, r->errlen);
   json_decref(spec);
@@ -193,9 +238,28 @@ static double time_left(const runner_t *r) {
 static void run_one(runner_t *r, uint32_t k, uint32_t attempt, uint32_t done, uint64_t t_start,
                     double left_s, bool last) {
   const rigor_job_t *job = r->job;
-  uint32_t n = job->n_variants;
-  uint32_t variant = job->cells[k];
+  uint32_t n = per_block(job), n_arms = 0;
+  const uint32_t *variants = run_variants(job, k, &n_arms);
+  uint32_t variant = variants[0];
   const json_t *settings = job->variants[variant].settings;
+  rigor_child_arm_t arms[RIGOR_MAX_ARMS];
+  char label[1024] = "";
+  for (uint32_t i = 0; job->n_arms && i < n_arms && i < RIGOR_MAX_ARMS; i++) {
+    const rigor_loaded_t *loaded = r->of_variant[variants[i]];
+    /* A build arm loads a private copy of its build's .so, so two builds of one file are two
+     * instances; a param arm shares the plugin loaded here. */
+    bool build = job->variants[variants[i]].plugin_dir != NULL;
+    arms[i] = (rigor_child_arm_t){
+        .settings = job->variants[variants[i]].settings,
+        .plugin = &loaded->desc,
+        .plugin_file = build ? loaded->path : NULL,
+        .plugin_name = job->plugin,
+        .variant = variants[i],
+    };
+    size_t used = strlen(label);
+    snprintf(label + used, sizeof label - used, "%s%s", i ? " | " : "",
+             job->variants[variants[i]].label);
+  }
   const json_t *env = json_object_get(settings, "environment");
   rigor_timing_t timing;
   rigor_timing_from_json(json_object_get(settings, "timing"), &timing, r->err, r->errlen);
@@ -204,7 +268,7 @@ static void run_one(runner_t *r, uint32_t k, uint32_t attempt, uint32_t done, ui
                         .total = job->n_blocks * n,
                         .done = done,
                         .elapsed_s = (double)(rigor_now_ns() - t_start) * 1e-9,
-                        .label = job->variants[variant].label};
+                        .label = job->n_arms ? label : job->variants[variant].label};
   report(r, &p);
 
   rigor_child_args_t a = {
@@ -220,7 +284,15 @@ static void run_one(runner_t *r, uint32_t k, uint32_t attempt, uint32_t done, ui
       .out_fd = -1,
       .commands_allowed = r->opts->allow_commands,
       .deadline_s = left_s,
+      .allow_unsafe = r->opts->search.allow_unsafe,
   };
+  if (job->n_arms) {
+    a.arms = arms;
+    a.n_arms = n_arms;
+    a.arm_square = job->arm_square;
+    a.arm_rows = job->arm_rows;
+    a.arm_first_row = job->arm_offsets[k / n];
+  }
   rigor_run_outcome_t o = {.exit_code = -1};
   char start[32], end[32];
   rigor_time_iso(start);
@@ -476,7 +548,7 @@ static int open_outputs(runner_t *r, claimed_t *claimed, rigor_resume_t *rs) {
   }
   if ((rc = open_sidecar(r, exists, mine)) < 0) return rc;
   rc = rigor_results_open(&r->out, job->output, r->err, r->errlen);
-  uint32_t total = job->n_blocks * job->n_variants;
+  uint32_t total = job->n_blocks * per_block(job);
   if (!rc && r->out.good_size > 0 && !mine && r->opts->resume) {
     rc = rigor_resume_scan(job->output, job->name, job->hash, job->config, total,
                            rigor_signals_received, rs, r->err, r->errlen);
@@ -508,7 +580,7 @@ static int run_loaded(runner_t *r, claimed_t *claimed) {
              job->name);
     return RIGOR_ECONFIG;
   }
-  uint32_t total = job->n_blocks * job->n_variants;
+  uint32_t total = job->n_blocks * per_block(job);
   rigor_resume_t rs = {0};
   int rc = open_outputs(r, claimed, &rs);
   if (rc < 0) {
@@ -529,7 +601,7 @@ static int run_loaded(runner_t *r, claimed_t *claimed) {
   if (last < total) r->window = rigor_env_window_open();
   uint64_t t_start = rigor_now_ns();
   r->deadline_ns = job->deadline_s > 0 ? t_start + (uint64_t)(job->deadline_s * 1e9) : 0;
-  uint32_t done = 0, n = job->n_variants, k = 0;
+  uint32_t done = 0, n = per_block(job), k = 0;
   bool deadline = false;
   /* An experiment a stop record ended has nothing left to run. */
   for (; k < total && !rs.stopped && !rigor_signals_received() && !r->io_error; k++) {

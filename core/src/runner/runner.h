@@ -42,6 +42,16 @@ typedef struct rigor_job {
   uint32_t min_blocks;
   double precision;
   uint32_t square_rows; /* rows of one complete square of the design, 0 for none */
+  /* Interleaved arms (order.interleave): each run hosts every arm of one cell. `cells` then
+   * holds cell indices, n_cells per block, and arms[cell * n_arms + arm] is an arm's variant.
+   * Cycle c of a run in block b measures its arms in the order of row
+   * (c + arm_offsets[b]) % arm_rows of arm_square (arm_square[row * n_arms + slot] = arm).
+   * n_arms 0: each run is the variant `cells` names, and n_cells (0 or n_variants) is unused. */
+  uint32_t n_cells, n_arms;
+  const uint32_t *arms;
+  const uint32_t *arm_square;
+  uint32_t arm_rows;
+  const uint32_t *arm_offsets;
 } rigor_job_t;
 
 typedef enum {

@@ -89,6 +89,8 @@ json_t *rigor_wire_spec(const rigor_run_spec_t *s) {
   json_object_set_new(spec, "commands_allowed", json_boolean(s->commands_allowed));
   json_object_set_new(spec, "allow_unsafe", json_boolean(s->allow_unsafe));
   json_object_set_new(spec, "deadline_s", json_real(s->deadline_s));
+  if (s->arms) json_object_set_new(spec, "arms", json_deep_copy(s->arms));
+  if (s->arm_order) json_object_set_new(spec, "arm_order", json_deep_copy(s->arm_order));
   return spec;
 }
 
@@ -114,5 +116,11 @@ int rigor_wire_spec_read(const json_t *doc, rigor_run_spec_t *s, char *err, size
   s->commands_allowed = json_is_true(json_object_get(doc, "commands_allowed"));
   s->allow_unsafe = json_is_true(json_object_get(doc, "allow_unsafe"));
   s->deadline_s = json_number_value(json_object_get(doc, "deadline_s"));
+  s->arms = json_object_get(doc, "arms");
+  s->arm_order = json_object_get(doc, "arm_order");
+  if (s->arms && (!json_is_array(s->arms) || !json_is_object(s->arm_order))) {
+    snprintf(err, errlen, "the spec's arms need an arm_order");
+    return RIGOR_EINVAL;
+  }
   return 0;
 }

@@ -57,6 +57,10 @@ typedef struct rigor_run_spec {
   uint32_t run, attempt, block, position, variant;
   bool commands_allowed, allow_unsafe;
   double deadline_s; /* the experiment's time left, 0 for none */
+  /* Interleaved arms (child.h): [{variant, settings, plugin_file}] in arm order, plugin_file
+   * null for an arm of the plugin above, and {square: [[arm, ...], ...], first_row}, the order
+   * of the arms in the cycles. Both NULL for a run of one instance. */
+  const json_t *arms, *arm_order;
 } rigor_run_spec_t;
 json_t *rigor_wire_spec(const rigor_run_spec_t *s);
 /* Reads a spec; its strings and settings point into `doc`. */
