@@ -185,6 +185,8 @@ static void test_shipped_plugins_check_params_before_running(void **state) {
        "x280-sweep.yaml:4:9: plugin 'x280': param 'spin_us': differs between points"},
       {"x280-stride.yaml", "schema: 1\nname: x\nplugin: x280\nparams: {alias_stride: 200}\n",
        "plugin 'x280': alias_stride must be a positive multiple of 128 bytes"},
+      {"pto_vf-no-traces.yaml", "schema: 1\nname: p\nplugin: pto_vf\nparams: {atol: 0.1}\n",
+       "pto_vf-no-traces.yaml:4:9: plugin 'pto_vf': param 'trace_dir': is required"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     char *path = write_file(dir, cases[i].file, cases[i].text), *out = NULL, args[4200];
