@@ -307,6 +307,38 @@ static int nccl_telemetry(rigor_ctx_t *ctx, void *state, rigor_telemetry_value_t
   return nccl_nvml_sample(((nccl_state_t *)state)->nvml, out, cap);
 }
 
+/* What init refuses for the params alone, said by `rigor validate` before any run; the root's
+ * rank depends on the launch and stays with init. */
+static int nccl_check_params(const void *params, const rigor_points_t *points, char *err,
+                             size_t errlen, const char **param) {
+  const nccl_params_t *base = params;
+  for (uint32_t i = 0; i < points->count; i++) {
+    const nccl_params_t *p = points->points[i];
+    if (p->gpus_per_process != base->gpus_per_process || p->device != base->device) {
+      *param = p->gpus_per_process != base->gpus_per_process ? "gpus_per_process" : "device";
+      snprintf(err, errlen,
+               "cannot be swept: it shapes the communicator of the whole run; vary "
+               "it in matrix: instead");
+      return RIGOR_EINVAL;
+    }
+    bool fp8 = p->dtype == NCCL_DT_F8E4M3 || p->dtype == NCCL_DT_F8E5M2;
+    if (fp8 && p->op == NCCL_OP_AVG && nccl_coll_reduces((nccl_coll_t)p->collective)) {
+      *param = "op";
+      snprintf(err, errlen, "avg with dtype %s: NCCL has no average for fp8 types",
+               nccl_dtype_names[p->dtype]);
+      return RIGOR_EINVAL;
+    }
+    if (p->check_on == NCCL_CHECK_DEVICE && !nccl_check_kernels_built()) {
+      *param = "check_on";
+      snprintf(err, errlen,
+               "device: this nccl plugin was built without its check kernels (no "
+               "CUDA compiler at build time); use check_on auto or host");
+      return RIGOR_EINVAL;
+    }
+  }
+  return 0;
+}
+
 static const rigor_plugin_t nccl_plugin = {
     .abi_major = RIGOR_ABI_MAJOR,
     .size = sizeof(rigor_plugin_t),
@@ -330,6 +362,7 @@ static const rigor_plugin_t nccl_plugin = {
     .mark_read = nccl_mark_read,
     .metrics_read = nccl_metrics_read,
     .warm_points = nccl_warm_points,
+    .check_params = nccl_check_params,
 };
 
 RIGOR_EXPORT const rigor_plugin_t *rigor_plugin_get(uint32_t index) {

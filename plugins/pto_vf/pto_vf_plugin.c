@@ -209,6 +209,36 @@ static int pto_vf_commands(const void *params, const rigor_points_t *points, cha
   return count;
 }
 
+/* What init refuses for the params alone, said by `rigor validate` before any run. The runner's
+ * permission is the --allow-commands gate's, and the files the params name are read at init. */
+static int pto_vf_check_params(const void *params, const rigor_points_t *points, char *err,
+                               size_t errlen, const char **param) {
+  (void)params;
+  for (uint32_t i = 0; i < points->count; i++) {
+    const pto_vf_params_t *p = points->points[i];
+    if (!pto_vf_has_text(p->trace_dir)) {
+      *param = "trace_dir";
+      snprintf(err, errlen, "is required: the folder of the dumps to read");
+      return RIGOR_ECONFIG;
+    }
+    if (pto_vf_has_text(p->runner)) {
+      char **argv;
+      if (vf_argv_parse(p->runner, &argv, err, errlen) != 0) {
+        /* The language names the param already. */
+        static const char prefix[] = "runner: ";
+        if (strncmp(err, prefix, sizeof prefix - 1) == 0)
+          memmove(err, err + sizeof prefix - 1, strlen(err + sizeof prefix - 1) + 1);
+        *param = "runner";
+        return RIGOR_ECONFIG;
+      }
+      vf_argv_free(argv);
+    }
+    vf_golden_patterns_t pats = pto_vf_patterns_of(p);
+    if (vf_golden_patterns_check(&pats, err, errlen) != 0) return RIGOR_ECONFIG;
+  }
+  return 0;
+}
+
 static const rigor_plugin_t pto_vf_plugin = {
     .abi_major = RIGOR_ABI_MAJOR,
     .size = sizeof(rigor_plugin_t),
@@ -229,6 +259,7 @@ static const rigor_plugin_t pto_vf_plugin = {
     .identity = pto_vf_identity,
     .metrics_read = pto_vf_metrics_read,
     .commands = pto_vf_commands,
+    .check_params = pto_vf_check_params,
     .primary_metric = "vf_total_cycles", /* the figure a round is judged by */
 };
 

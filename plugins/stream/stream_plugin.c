@@ -141,9 +141,10 @@ static const rigor_metric_t stream_metrics_table[] = {
              "none for dot, which stores nothing"},
 };
 
-/* Everything but the kernel shapes the arrays, so it must not change within one run. */
-static int check_points_agree(rigor_ctx_t *ctx, const rigor_host_t *host,
-                              const rigor_points_t *points, const stream_params_t *base) {
+/* Everything but the kernel shapes the arrays, so it must not change within one run: the first
+ * param that does, or NULL. */
+static const char *param_varying_in_sweep(const rigor_points_t *points,
+                                          const stream_params_t *base) {
   for (uint32_t i = 0; i < points->count; i++) {
     const stream_params_t *p = points->points[i];
     const char *differs = p->elements != base->elements         ? "elements"
@@ -154,13 +155,37 @@ static int check_points_agree(rigor_ctx_t *ctx, const rigor_host_t *host,
                           : p->copy_stores != base->copy_stores ? "copy_stores"
                           : p->proc_bind != base->proc_bind     ? "proc_bind"
                                                                 : NULL;
-    if (differs)
-      return host->error(ctx, RIGOR_EINVAL,
-                         "stream: param '%s' varies within the sweep; it shapes the arrays of "
-                         "the whole run, so vary it in matrix: instead (only 'kernels' may be "
-                         "swept)",
-                         differs);
+    if (differs) return differs;
   }
+  return NULL;
+}
+
+#define SWEEP_RULE                                                                                 \
+  "varies within the sweep; it shapes the arrays of the whole run, so vary it in matrix: "         \
+  "instead (only 'kernels' may be swept)"
+
+/* What init would refuse for the params alone, said by `rigor validate` before any run. */
+static int stream_check_params(const void *params, const rigor_points_t *points, char *err,
+                               size_t errlen, const char **param) {
+  const stream_params_t *base = params;
+  const char *differs = param_varying_in_sweep(points, base);
+  if (differs) {
+    snprintf(err, errlen, SWEEP_RULE);
+    *param = differs;
+    return RIGOR_EINVAL;
+  }
+#ifdef STREAM_FAULT_INJECTION
+  stream_fault_t fault;
+  if (stream_fault_parse(base->fault, base->fault_kernels, &fault, err, errlen) != 0)
+    return RIGOR_EINVAL;
+#endif
+  return 0;
+}
+
+static int check_points_agree(rigor_ctx_t *ctx, const rigor_host_t *host,
+                              const rigor_points_t *points, const stream_params_t *base) {
+  const char *differs = param_varying_in_sweep(points, base);
+  if (differs) return host->error(ctx, RIGOR_EINVAL, "stream: param '%s' " SWEEP_RULE, differs);
   return 0;
 }
 
@@ -474,6 +499,7 @@ static const rigor_plugin_t stream_plugin = {
     .fini = stream_fini,
     .identity = stream_identity,
     .metrics_read = stream_metrics_read,
+    .check_params = stream_check_params,
 };
 
 RIGOR_EXPORT const rigor_plugin_t *rigor_plugin_get(uint32_t index) {

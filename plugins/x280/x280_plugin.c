@@ -410,6 +410,34 @@ static int x280_identity(rigor_ctx_t *ctx, void *state, rigor_kv_t *out, int cap
   return n;
 }
 
+/* What init refuses for the params alone, said by `rigor validate` before any run: a point with
+ * no plan, and a pool setting that varies within the sweep. What depends on the machine (its
+ * CPUs, its vector unit, OpenMP) is left to init, which skips the run. */
+static int x280_check_params(const void *params, const rigor_points_t *points, char *err,
+                             size_t errlen, const char **param) {
+  const x280_params_t *base = params;
+  for (uint32_t i = 0; i < points->count; i++) {
+    const x280_params_t *p = points->points[i];
+    x280_plan_t plan;
+    char why[128] = "";
+    if (x280_plan_make(&plan, p, why, sizeof why) != 0) {
+      if (points->count > 1)
+        snprintf(err, errlen, "point %u (%s): %s", i, pattern_name(p), why);
+      else
+        snprintf(err, errlen, "%s", why);
+      return RIGOR_EINVAL;
+    }
+    if (p->spin_us != base->spin_us || p->proc_bind != base->proc_bind) {
+      *param = p->spin_us != base->spin_us ? "spin_us" : "proc_bind";
+      snprintf(err, errlen,
+               "differs between points; the pool is made once per run, so vary it in the "
+               "matrix instead of the sweep");
+      return RIGOR_EINVAL;
+    }
+  }
+  return 0;
+}
+
 static const rigor_plugin_t x280_plugin = {
     .abi_major = RIGOR_ABI_MAJOR,
     .size = sizeof(rigor_plugin_t),
@@ -425,6 +453,7 @@ static const rigor_plugin_t x280_plugin = {
     .validate = x280_validate,
     .fini = x280_fini,
     .identity = x280_identity,
+    .check_params = x280_check_params,
 };
 
 RIGOR_EXPORT const rigor_plugin_t *rigor_plugin_get(uint32_t index) {

@@ -113,6 +113,13 @@ static int setup(void **state) {
                        "plugin: null\n"
                        "timing: {warmup: 0, cycles: 3, iters: 4}\n"
                        "output: b.jsonl\n");
+  /* One run of four 0.4-second cycles: long enough for a heartbeat at 1 s. */
+  write_text("slow.yaml", "schema: 1\n"
+                          "name: slow\n"
+                          "plugin: null\n"
+                          "params: {spin_ns: 400000000}\n"
+                          "timing: {warmup: 0, cycles: 4, iters: 1}\n"
+                          "output: slow.jsonl\n");
   write_text("bad.yaml", "schema: 1\n"
                          "name: gamma\n"
                          "plugin: null\n"
@@ -212,6 +219,79 @@ static void test_heartbeat_when_stderr_is_no_terminal(void **state) {
   r = rigor("run a.yaml --force -q -v");
   assert_int_equal(r.rc, 2);
   ASSERT_HAS(r.err, "rigor run: --quiet and --verbose contradict each other");
+  result_free(&r);
+}
+
+/* While a run goes on, a log gets "rigor: [k/N] EXPERIMENT VARIANT: running M:SS, C/N cycles
+ * done; M:SS elapsed" at the interval; --heartbeat 0 turns it off. */
+static void test_heartbeat_lines_during_a_run(void **state) {
+  (void)state;
+  result_t r = rigor("run slow.yaml --force --no-report --heartbeat 1");
+  assert_int_equal(r.rc, 0);
+  const char *line = strstr(r.err, ": running ");
+  if (!line) fail_msg("no heartbeat line in:\n%s", r.err);
+  while (line > r.err && line[-1] != '\n')
+    line--;
+  char experiment[32], label[64];
+  unsigned k, n, run_min, run_sec, done, cycles, min, sec;
+  char end;
+  int got = sscanf(line,
+                   "rigor: [%u/%u] %31s %63[^:]: running %u:%2u, %u/%u cycles done; %u:%2u "
+                   "elapsed%c",
+                   &k, &n, experiment, label, &run_min, &run_sec, &done, &cycles, &min, &sec, &end);
+  if (got != 11) fail_msg("a heartbeat line of another shape (%d fields read):\n%s", got, r.err);
+  assert_int_equal(k, 1);
+  assert_int_equal(n, 1);
+  assert_string_equal(experiment, "slow");
+  assert_int_equal(cycles, 4);
+  assert_true(done <= cycles);
+  assert_true(run_min * 60 + run_sec <= min * 60 + sec);
+  assert_int_equal(end, '\n');
+  ASSERT_HAS(r.err, "rigor: [1/1] slow ");
+  ASSERT_HAS(r.err, ": ok in ");
+  result_free(&r);
+
+  r = rigor("run slow.yaml --force --no-report --heartbeat 0");
+  assert_int_equal(r.rc, 0);
+  assert_null(strstr(r.err, ": running "));
+  result_free(&r);
+
+  r = rigor("run slow.yaml --force --heartbeat soon");
+  assert_int_equal(r.rc, 2);
+  ASSERT_HAS(r.err, "rigor run: --heartbeat takes seconds from 0 (none) to 86400, not 'soon'");
+  result_free(&r);
+}
+
+/* Before a first run plan can only bound the time; after one it expects the past runs' pace. */
+static void test_plan_expects_a_wall_time(void **state) {
+  (void)state;
+  write_text("auto.yaml", "schema: 1\n"
+                          "name: auto\n"
+                          "plugin: null\n"
+                          "timing: {warmup: 1, cycles: 9, iters: auto, min_window: 50ms, "
+                          "timeout: 30s}\n"
+                          "sweep: {bytes: [1KiB, 2KiB]}\n"
+                          "matrix: {spin_ns: [0, 10]}\n"
+                          "order: {replicates: 3}\n"
+                          "output: auto.jsonl\n");
+  /* 6 runs of 2 points x 10 windows of at least 50 ms: at least 6 s; at most 6 x 30 s. */
+  result_t r = rigor("plan auto.yaml");
+  assert_int_equal(r.rc, 0);
+  ASSERT_HAS(r.out, "  expected time: at least 0:06 (windows of timing.min_window), at most 3:00 "
+                    "(timing.timeout per run); no past runs in ");
+  result_free(&r);
+  r = rigor("plan b.yaml");
+  assert_int_equal(r.rc, 0);
+  ASSERT_HAS(r.out, "  expected time: at most 5:00 (timing.timeout per run); no past runs in ");
+  result_free(&r);
+
+  r = rigor("run slow.yaml --force -q");
+  assert_int_equal(r.rc, 0);
+  result_free(&r);
+  r = rigor("plan slow.yaml");
+  assert_int_equal(r.rc, 0);
+  ASSERT_HAS(r.out, "  expected time: about 0:0");
+  ASSERT_HAS(r.out, " (from 1 past ok run in ");
   result_free(&r);
 }
 
@@ -389,6 +469,8 @@ int main(void) {
       cmocka_unit_test(test_usage_errors_read_one_way),
       cmocka_unit_test(test_missing_value_and_flag_with_value),
       cmocka_unit_test(test_heartbeat_when_stderr_is_no_terminal),
+      cmocka_unit_test(test_heartbeat_lines_during_a_run),
+      cmocka_unit_test(test_plan_expects_a_wall_time),
       cmocka_unit_test(test_did_you_mean),
       cmocka_unit_test(test_equals_and_space_forms_agree),
       cmocka_unit_test(test_output_on_every_writer),

@@ -172,12 +172,47 @@ static void test_shipped_plugin_configs_validate(void **state) {
   assert_true(checked >= 15);
 }
 
+/* What the shipped plugins would refuse at init for the params alone, validate refuses first, at
+ * the line and column that set it. */
+static void test_shipped_plugins_check_params_before_running(void **state) {
+  (void)state;
+  static const struct {
+    const char *file, *text, *said;
+  } cases[] = {
+      {"stream-sweep.yaml", "schema: 1\nname: s\nplugin: stream\nsweep: {elements: [1000, 2000]}\n",
+       "stream-sweep.yaml:4:9: plugin 'stream': param 'elements': varies within the sweep"},
+      {"x280-sweep.yaml", "schema: 1\nname: x\nplugin: x280\nsweep: {spin_us: [0, 5]}\n",
+       "x280-sweep.yaml:4:9: plugin 'x280': param 'spin_us': differs between points"},
+      {"x280-stride.yaml", "schema: 1\nname: x\nplugin: x280\nparams: {alias_stride: 200}\n",
+       "plugin 'x280': alias_stride must be a positive multiple of 128 bytes"},
+      {"pto_vf-no-traces.yaml", "schema: 1\nname: p\nplugin: pto_vf\nparams: {atol: 0.1}\n",
+       "pto_vf-no-traces.yaml:4:9: plugin 'pto_vf': param 'trace_dir': is required"},
+      {"nccl-fp8-avg.yaml", "schema: 1\nname: n\nplugin: nccl\nparams: {dtype: f8e4m3, op: avg}\n",
+       "nccl-fp8-avg.yaml:4:29: plugin 'nccl': param 'op': avg with dtype f8e4m3"},
+  };
+  /* nccl is built only where CMake found CUDA and NCCL. */
+  char nccl_so[4096];
+  snprintf(nccl_so, sizeof nccl_so, "%s/nccl.so", RIGOR_PLUGIN_DIR);
+  bool have_nccl = access(nccl_so, R_OK) == 0;
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    if (!have_nccl && strncmp(cases[i].file, "nccl", 4) == 0) continue;
+    char *path = write_file(dir, cases[i].file, cases[i].text), *out = NULL, args[4200];
+    snprintf(args, sizeof args, "validate '%s' --plugin-path '%s'", path, RIGOR_PLUGIN_DIR);
+    int code = rigor(args, &out);
+    if (code != 2 || !strstr(out, cases[i].said))
+      fail_msg("%s: exit %d, expected 2 and '%s':\n%s", cases[i].file, code, cases[i].said, out);
+    free(out);
+    free(path);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_validate_exit_codes),
       cmocka_unit_test(test_plan_prints_blocks_and_commands),
       cmocka_unit_test(test_config_prints_hash),
       cmocka_unit_test(test_shipped_plugin_configs_validate),
+      cmocka_unit_test(test_shipped_plugins_check_params_before_running),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -414,7 +414,8 @@ static void check_commands_refused(void) {
   char yaml[1024];
   char *planted = path_join(dir, "PLANTED");
   snprintf(yaml, sizeof yaml,
-           "schema: 1\nname: cmd\nplugin: pto_vf\nparams: {trace_dir: %s, runner: \"touch %s\"}\n"
+           "schema: 1\nname: cmd\nplugin: pto_vf\n"
+           "params: {trace_dir: %s, runner: '[\"touch\", \"%s\"]'}\n"
            "timing: {cycles: 1, iters: 1}\noutput: cmd.jsonl\n",
            dir, planted);
   char *cmd_cfg = config("cmd.yaml", yaml);
@@ -425,7 +426,7 @@ static void check_commands_refused(void) {
   r = rigor_in_dir("plan", cmd_cfg, "--plugin-path", RIGOR_PLUGIN_DIR, NULL);
   assert_int_equal(r.exit_code, 0);
   assert_non_null(strstr(r.out, "commands (executed only under --allow-commands):"));
-  snprintf(cmd, sizeof cmd, "! v0 default: touch %s", planted);
+  snprintf(cmd, sizeof cmd, "! v0 default: [\"touch\", \"%s\"]", planted);
   assert_non_null(strstr(r.out, cmd));
   cmd_result_free(&r);
   free(cmd_cfg);

@@ -1,5 +1,6 @@
-/* rigor new-plugin NAME [DIR]: writes the plugin template (examples/plugin-template, embedded at
- * build time) with its name replaced by NAME, ready to build against the installed SDK. */
+/* rigor new-plugin NAME [DIR]: writes the plugin skeleton (examples/plugin-template, embedded at
+ * build time) with its name replaced by NAME, ready to build against rigor's build folder or an
+ * installed rigor. */
 #include "cli.h"
 
 #include <ctype.h>
@@ -24,10 +25,11 @@ typedef struct rigor_template_file {
 #define NEW_PLUGIN_NAME_MAX 48
 
 static const char new_plugin_about[] =
-    "Writes a complete plugin called NAME (a memcpy bandwidth kernel with params, metrics,\n"
-    "validation, a unit test against the installed test host, a config and a README) into DIR,\n"
-    "./NAME by default. DIR must not exist or be empty. NAME: a lowercase letter, then lowercase\n"
-    "letters, digits or '_'.\n";
+    "Writes a minimal plugin called NAME into DIR, ./NAME by default: its params declared once\n"
+    "(src/NAME_params.h), the plugin built from them (src/NAME.c), a unit test and a config that\n"
+    "follow the params as they change, a CMake project and a README. It builds and passes its\n"
+    "tests as written, against rigor's build folder or an installed rigor. DIR must not exist or\n"
+    "be empty. NAME: a lowercase letter, then lowercase letters, digits or '_'.\n";
 
 static int new_plugin_name_ok(const char *name) {
   size_t len = strlen(name);
@@ -156,8 +158,8 @@ out:
   return rc;
 }
 
-/* The install prefix of this rigor binary (its folder's parent) when it holds the CMake package,
- * so the printed build command works as is. */
+/* The prefix of this rigor binary (its folder's parent: an install prefix or rigor's build
+ * folder) when it holds the CMake package, so the printed build command works as is. */
 static int new_plugin_prefix(char *out, size_t cap) {
   char exe[PATH_MAX];
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -215,11 +217,12 @@ int rigor_cmd_new_plugin(int argc, char **argv) {
 
   char prefix[PATH_MAX];
   const char *prefix_arg = new_plugin_prefix(prefix, sizeof prefix) ? prefix : "RIGOR_PREFIX";
-  printf("\nBuild it and run its config:\n"
+  printf("\nBuild it and run its tests:\n"
          "  cmake -S %s -B %s/build -DCMAKE_PREFIX_PATH=%s\n"
          "  cmake --build %s/build\n"
-         "  rigor run %s/configs/%s.yaml -o %s.jsonl --plugin-path %s/build\n"
-         "Then edit %s/src/%s.c; %s/README.md says what to change.\n",
-         dir, dir, prefix_arg, dir, dir, name, name, dir, dir, name, dir);
+         "  ctest --test-dir %s/build\n"
+         "Then declare your params in %s/src/%s_params.h and your kernel in %s/src/%s.c;\n"
+         "%s/README.md says what each file holds.\n",
+         dir, dir, prefix_arg, dir, dir, dir, name, dir, name, dir);
   return RIGOR_EXIT_OK;
 }

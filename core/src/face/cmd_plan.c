@@ -4,11 +4,14 @@
 
 #include "cli.h"
 #include "config_args.h"
+#include "plan_estimate.h"
 
 static const char about[] =
     "Prints each experiment's schedule block by block (position, variant, its settings) and\n"
-    "the external commands it would execute, without running anything. Several files are\n"
-    "planned one after another.\n";
+    "the external commands it would execute, without running anything, and how long it is\n"
+    "expected to take: from the past runs of the experiment in its results file when it holds\n"
+    "some, else the bounds its timing settings set. Several files are planned one after\n"
+    "another.\n";
 
 static void print_axes(FILE *out, const json_t *axes) {
   const char *key;
@@ -92,6 +95,7 @@ static void print_experiment(FILE *out, const rigor_experiment_t *e) {
     fprintf(out, "; square of %u rows, %s", s->square_rows,
             s->incomplete ? "INCOMPLETE" : "complete");
   fprintf(out, "\n  hash %s\n  output %s\n", e->hash, e->output);
+  rigor_plan_estimate_print(out, e);
   for (uint32_t v = 0; v < e->n_variants; v++) {
     const json_t *build = json_object_get(e->variants[v].settings, "build");
     bool first = build != NULL;

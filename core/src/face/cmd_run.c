@@ -16,7 +16,9 @@ static const char about[] =
     "Runs every experiment of FILE, one fresh process per run, and appends their records to the\n"
     "results file (the file's `output`, or OUT). While runs go on, a terminal shows a progress\n"
     "line; anything else (a CI log) gets one line per finished run: k/N, the variant, its status,\n"
-    "how long it took, the time so far and the time left. At the end the report is printed.\n";
+    "how long it took, the time so far and the time left, and while a run goes on a heartbeat\n"
+    "line every --heartbeat seconds (run k/N, the variant, how long it has run, the cycles\n"
+    "done, the time so far). At the end the report is printed.\n";
 
 static void print_schedule(const rigor_experiment_t *e) {
   const rigor_schedule_t *s = &e->schedule;
@@ -61,9 +63,9 @@ int rigor_cmd_run(int argc, char **argv) {
   rigor_config_args_t ca;
   rigor_run_opts_t ropts = {0};
   rigor_progress_view_t view = {0};
-  const char *output = NULL;
+  const char *output = NULL, *heartbeat = NULL;
   bool dry_run = false, no_report = false;
-  rigor_option_t options[RIGOR_CONFIG_ARGS_N + 10] = {
+  rigor_option_t options[RIGOR_CONFIG_ARGS_N + 11] = {
       {"output", 'o', "OUT", "write results to OUT instead of the file's `output`",
        .value = &output},
       {"resume", 0, NULL, "finish an interrupted results file (the experiment hash must match)",
@@ -77,8 +79,11 @@ int rigor_cmd_run(int argc, char **argv) {
       {"verbose", 'v', NULL, "a line as each run starts and ends, on a terminal too",
        .flag = &view.verbose},
       {"no-report", 0, NULL, "do not print the report at the end", .flag = &no_report},
+      {"heartbeat", 0, "SECONDS",
+       "without a terminal, a line every SECONDS while a run goes on (default 10; 0: none)",
+       .value = &heartbeat},
   };
-  rigor_config_args_options(&ca, options + 8);
+  rigor_config_args_options(&ca, options + 9);
   const rigor_command_t cmd = {"run", "FILE [OPTION]...", about, options};
   rigor_strings_t files = {0};
   int code = rigor_args_parse(&cmd, argc, argv, &files);
@@ -92,6 +97,14 @@ int rigor_cmd_run(int argc, char **argv) {
     code = rigor_usage_error(&cmd, "--resume and --force contradict each other");
   if (code < 0 && view.quiet && view.verbose)
     code = rigor_usage_error(&cmd, "--quiet and --verbose contradict each other");
+  double heartbeat_s = 10;
+  if (code < 0 && heartbeat) {
+    char *end = NULL;
+    heartbeat_s = strtod(heartbeat, &end);
+    if (end == heartbeat || *end || !(heartbeat_s >= 0) || heartbeat_s > 86400)
+      code = rigor_usage_error(&cmd, "--heartbeat takes seconds from 0 (none) to 86400, not '%s'",
+                               heartbeat);
+  }
   if (code >= 0) {
     rigor_strings_free(&files);
     rigor_config_args_free(&ca);
@@ -127,6 +140,8 @@ int rigor_cmd_run(int argc, char **argv) {
   ropts.rigor_version = RIGOR_VERSION;
   ropts.rigor_git = RIGOR_GIT_HASH;
   view.line = !view.quiet && !view.verbose && isatty(STDERR_FILENO);
+  /* A terminal's line is redrawn as cycles finish; a log gets a heartbeat at the interval. */
+  ropts.heartbeat_s = view.quiet ? 0 : view.line && heartbeat_s > 0 ? 1 : heartbeat_s;
   ropts.progress = rigor_progress_draw;
   ropts.progress_arg = &view;
   rigor_adaptive_t adaptive = {.quiet = view.quiet};

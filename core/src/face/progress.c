@@ -51,6 +51,25 @@ static void run_ended(const rigor_progress_view_t *v, const rigor_progress_t *p)
           p->reason && (!ok || v->verbose) ? ")" : "", elapsed, eta);
 }
 
+/* A run still going: on a terminal its line again, with the cycles done; elsewhere a line of its
+ * own, so that a log shows life between the runs' lines. */
+static void run_alive(const rigor_progress_view_t *v, const rigor_progress_t *p) {
+  uint32_t k = p->resumed + p->done + 1;
+  char elapsed[32], running[32];
+  clock_text(elapsed, sizeof elapsed, p->elapsed_s);
+  clock_text(running, sizeof running, p->run_s);
+  if (v->line) {
+    char eta[32];
+    clock_text(eta, sizeof eta, eta_s(p, k - 1));
+    fprintf(stderr, "\r\033[K[%u/%u] %s: %s  %u/%u cycles  ETA %s", k, p->total, p->job->name,
+            p->label, p->cycles_done, p->cycles, eta);
+    fflush(stderr);
+    return;
+  }
+  fprintf(stderr, "rigor: [%u/%u] %s %s: running %s, %u/%u cycles done; %s elapsed\n", k, p->total,
+          p->job->name, p->label, running, p->cycles_done, p->cycles, elapsed);
+}
+
 void rigor_progress_draw(void *arg, const rigor_progress_t *p) {
   const rigor_progress_view_t *v = arg;
   if (v->quiet) return;
@@ -60,6 +79,9 @@ void rigor_progress_draw(void *arg, const rigor_progress_t *p) {
     break;
   case RIGOR_PROGRESS_RUN_END:
     run_ended(v, p);
+    break;
+  case RIGOR_PROGRESS_RUN_ALIVE:
+    run_alive(v, p);
     break;
   case RIGOR_PROGRESS_JOB_END:
     if (v->line) fprintf(stderr, "\r\033[K");

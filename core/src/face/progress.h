@@ -1,5 +1,6 @@
-/* What `rigor run` shows while runs go on: on a terminal, one line redrawn as runs start; on
- * anything else (a CI log), one line per finished run. */
+/* What `rigor run` shows while runs go on: on a terminal, one line redrawn as runs start and
+ * cycles finish; on anything else (a CI log), one line per finished run and, while a run goes
+ * on, a heartbeat line at a fixed interval. */
 #ifndef RIGOR_PROGRESS_H
 #define RIGOR_PROGRESS_H
 
@@ -15,7 +16,8 @@ typedef struct rigor_progress_view {
 
 /* A rigor_run_opts_t.progress callback; arg is a rigor_progress_view_t. Each finished run's line
  * reads "rigor: [k/N] EXPERIMENT VARIANT: STATUS in T; ELAPSED elapsed, ETA LEFT", with the
- * reason after a status other than ok. */
+ * reason after a status other than ok. A heartbeat reads "rigor: [k/N] EXPERIMENT VARIANT:
+ * running T, C/M cycles done; ELAPSED elapsed". */
 void rigor_progress_draw(void *arg, const rigor_progress_t *p);
 
 #endif

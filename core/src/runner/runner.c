@@ -46,6 +46,11 @@ typedef struct runner {
   rigor_env_window_t *window; /* the sampled environment checks, open while the runs run */
   bool unsynced;              /* records appended to `out` since its last fsync */
   uint64_t deadline_ns; /* absolute CLOCK_MONOTONIC time the experiment's deadline falls, 0 none */
+  /* The run going on, for its heartbeat: its progress event, when it and the experiment
+   * started, when the next beat is due, and the cycles its samples have finished. */
+  rigor_progress_t *running;
+  uint64_t run_start_ns, job_start_ns, next_beat_ns;
+  uint32_t cycles_done;
 } runner_t;
 
 /* Runs in one block: one per variant, or one per cell when every run hosts all the arms. */
@@ -76,12 +81,33 @@ static void sync_out(runner_t *r) {
 static void write_sample(void *arg, json_t *sample) {
   runner_t *r = arg;
   write_record(r, &r->out, sample);
+  /* Samples come cycle by cycle, each point of a cycle in turn. */
+  json_int_t cycle = json_integer_value(json_object_get(sample, "cycle"));
+  if (cycle >= 0 && cycle < UINT32_MAX && (uint32_t)cycle + 1 > r->cycles_done)
+    r->cycles_done = (uint32_t)cycle + 1;
 }
 
 static void report(const runner_t *r, rigor_progress_t *p) {
   p->job = r->job;
   p->resumed = r->resumed;
   if (r->opts->progress) r->opts->progress(r->opts->progress_arg, p);
+}
+
+/* Between a run's lines, a sign of life every heartbeat_s. */
+static void heartbeat(void *arg) {
+  runner_t *r = arg;
+  if (!r->running || r->opts->heartbeat_s <= 0) return;
+  uint64_t now = rigor_now_ns();
+  if (now < r->next_beat_ns) return;
+  uint64_t period = (uint64_t)(r->opts->heartbeat_s * 1e9);
+  while (r->next_beat_ns <= now)
+    r->next_beat_ns += period ? period : 1;
+  rigor_progress_t beat = *r->running;
+  beat.event = RIGOR_PROGRESS_RUN_ALIVE;
+  beat.elapsed_s = (double)(now - r->job_start_ns) * 1e-9;
+  beat.run_s = (double)(now - r->run_start_ns) * 1e-9;
+  beat.cycles_done = r->cycles_done;
+  report(r, &beat);
 }
 
 static json_t *end_member(const rigor_run_outcome_t *o, const char *key) {
@@ -268,7 +294,8 @@ static void run_one(runner_t *r, uint32_t k, uint32_t attempt, uint32_t done, ui
                         .total = job->n_blocks * n,
                         .done = done,
                         .elapsed_s = (double)(rigor_now_ns() - t_start) * 1e-9,
-                        .label = job->n_arms ? label : job->variants[variant].label};
+                        .label = job->n_arms ? label : job->variants[variant].label,
+                        .cycles = timing.cycles};
   report(r, &p);
 
   rigor_child_args_t a = {
@@ -323,8 +350,14 @@ static void run_one(runner_t *r, uint32_t k, uint32_t attempt, uint32_t done, ui
       snprintf(o.reason, sizeof o.reason, "%s", r->err);
     } else {
       rigor_signals_guard(pid);
-      rigor_supervise(fd, pid, timing.timeout_s, left_s, write_sample, r, rigor_signals_received,
-                      &o);
+      r->running = &p;
+      r->cycles_done = 0;
+      r->run_start_ns = t0;
+      r->job_start_ns = t_start;
+      r->next_beat_ns = t0 + (uint64_t)(r->opts->heartbeat_s * 1e9);
+      rigor_supervise(fd, pid, timing.timeout_s, left_s, write_sample, heartbeat, r,
+                      rigor_signals_received, &o);
+      r->running = NULL;
       rigor_signals_guard(0);
       close(fd);
       elapsed = (double)(rigor_now_ns() - t0) * 1e-9;

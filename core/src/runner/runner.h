@@ -58,19 +58,22 @@ typedef enum {
   RIGOR_PROGRESS_RUN_START = 0, /* a run is about to start */
   RIGOR_PROGRESS_RUN_END,       /* a run finished, with its status */
   RIGOR_PROGRESS_JOB_END,       /* an experiment's runs are all done */
+  RIGOR_PROGRESS_RUN_ALIVE,     /* a run is still going: every heartbeat_s while it runs */
 } rigor_progress_event_t;
 
 typedef struct rigor_progress {
   rigor_progress_event_t event;
   const rigor_job_t *job;
-  uint32_t run;      /* the run's index in the schedule */
-  uint32_t total;    /* runs in the schedule */
-  uint32_t resumed;  /* runs of the schedule the results file held before (--resume) */
-  uint32_t done;     /* runs this invocation has finished in this experiment, this one included
-                      * at RUN_END */
-  double elapsed_s;  /* since the experiment's first run here started, until now */
-  double run_s;      /* RUN_END: how long this run took */
-  const char *label; /* the run's variant */
+  uint32_t run;         /* the run's index in the schedule */
+  uint32_t total;       /* runs in the schedule */
+  uint32_t resumed;     /* runs of the schedule the results file held before (--resume) */
+  uint32_t done;        /* runs this invocation has finished in this experiment, this one included
+                         * at RUN_END */
+  double elapsed_s;     /* since the experiment's first run here started, until now */
+  double run_s;         /* RUN_END: how long this run took; RUN_ALIVE: how long it has run */
+  uint32_t cycles_done; /* RUN_ALIVE: cycles the run has finished (its samples say) */
+  uint32_t cycles;      /* RUN_ALIVE: the cycles the run's timing asks for */
+  const char *label;    /* the run's variant */
   rigor_run_status_t status;
   const char *reason;
   bool deadline; /* JOB_END: the deadline stopped the experiment before its schedule ended */
@@ -99,6 +102,8 @@ typedef struct rigor_run_opts {
   const char *const *protected_paths; /* NULL-terminated: files results must never overwrite */
   const char *rigor_version, *rigor_git;
   void (*progress)(void *arg, const rigor_progress_t *p); /* may be NULL */
+  /* While a run goes on, a RUN_ALIVE event every heartbeat_s seconds of it; 0 for none. */
+  double heartbeat_s;
   void *progress_arg;
   /* Called after each complete block and when the deadline stops an experiment; returns false
    * to run no further block (read after RIGOR_BLOCK_DONE only). A record it hands back in

@@ -15,6 +15,7 @@
 
 typedef struct watch {
   rigor_sample_sink_fn sink;
+  rigor_tick_fn tick;
   void *arg;
   rigor_run_outcome_t *o;
 } watch_t;
@@ -87,6 +88,7 @@ static void pump(watch_t *w, int fd, pid_t pid, double timeout_s, int *wstatus, 
   bool exited = false, open = buf != NULL;
   *timed_out = false;
   while (open && !exited) {
+    if (w->tick) w->tick(w->arg);
     uint64_t now = rigor_now_ns();
     if (now >= deadline) {
       *timed_out = true;
@@ -121,6 +123,7 @@ static void pump(watch_t *w, int fd, pid_t pid, double timeout_s, int *wstatus, 
   free(buf);
   /* After the pipe closed, the exit is still bounded by the deadline. */
   while (!exited && !*timed_out) {
+    if (w->tick) w->tick(w->arg);
     if (reaped_within(pid, wstatus, 10)) {
       exited = true;
       break;
@@ -177,9 +180,9 @@ static void classify(double timeout_s, bool at_deadline, int wstatus, bool timed
 }
 
 void rigor_supervise(int fd, pid_t pid, double timeout_s, double deadline_s,
-                     rigor_sample_sink_fn sink, void *arg, int (*stop_signal)(void),
-                     rigor_run_outcome_t *o) {
-  watch_t w = {sink, arg, o};
+                     rigor_sample_sink_fn sink, rigor_tick_fn tick, void *arg,
+                     int (*stop_signal)(void), rigor_run_outcome_t *o) {
+  watch_t w = {sink, tick, arg, o};
   int wstatus = 0;
   bool timed_out = false;
   bool at_deadline = deadline_s > 0 && deadline_s < timeout_s;

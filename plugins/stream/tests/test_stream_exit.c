@@ -1,11 +1,13 @@
 /* Through `rigor run`: a run whose kernels were damaged exits 3 (correctness failed), an honest
- * one exits 0. */
+ * one exits 0. Through `rigor validate`: what init would refuse for the params alone fails before
+ * any run, at the line that set it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -55,6 +57,46 @@ static void test_each_fault_exits_3(void **state) {
       fail_msg("rigor run with%s did not exit 3", faults[i]);
 }
 
+static char *slurp(const char *path) {
+  FILE *f = fopen(path, "rb");
+  assert_non_null(f);
+  static char buf[8192];
+  const size_t got = fread(buf, 1, sizeof buf - 1, f);
+  buf[got] = '\0';
+  fclose(f);
+  return buf;
+}
+
+/* An array-shaping param swept: validate names the file, line and column of the sweep's key. */
+static void test_sweeping_an_array_shaping_param_fails_validate(void **state) {
+  (void)state;
+  char config[512], cmd[2048], out[600];
+  snprintf(config, sizeof config, "%s/sweep-elements.yaml", dir);
+  FILE *f = fopen(config, "w");
+  assert_non_null(f);
+  fprintf(f,
+          "schema: 1\n"
+          "name: sweep-elements\n"
+          "plugin: stream\n"
+          "params: {kernels: copy}\n"
+          "sweep: {elements: [30011, 60013]}\n"
+          "output: %s/sweep.jsonl\n",
+          dir);
+  fclose(f);
+  snprintf(out, sizeof out, "%s/validate.txt", dir);
+  snprintf(cmd, sizeof cmd, "'%s' validate '%s' --plugin-path '%s' >'%s' 2>&1", RIGOR_EXE, config,
+           RIGOR_PLUGIN_DIR, out);
+  const int status = system(cmd);
+  assert_true(WIFEXITED(status));
+  assert_int_equal(WEXITSTATUS(status), 2);
+  const char *text = slurp(out);
+  char where[600];
+  snprintf(where, sizeof where, "%s:5:9: ", config);
+  if (!strstr(text, where)) fail_msg("no %s in:\n%s", where, text);
+  if (!strstr(text, "plugin 'stream': param 'elements': varies within the sweep"))
+    fail_msg("the sweep rule is not in:\n%s", text);
+}
+
 static int make_dir(void **state) {
   (void)state;
   return mkdtemp(dir) ? 0 : -1;
@@ -71,6 +113,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_honest_runs_exit_0),
       cmocka_unit_test(test_each_fault_exits_3),
+      cmocka_unit_test(test_sweeping_an_array_shaping_param_fails_validate),
   };
   return cmocka_run_group_tests(tests, make_dir, remove_dir);
 }
