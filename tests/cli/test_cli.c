@@ -17,9 +17,9 @@
 static char dir[1024];
 
 /* Every subcommand a user can call. */
-static const char *const commands[] = {"run",    "plan",    "validate",  "config", "plugins",
-                                       "report", "compare", "rounds",    "import", "history",
-                                       "store",  "check",   "new-plugin"};
+static const char *const commands[] = {"run",     "ab",     "plan",    "validate",  "config",
+                                       "plugins", "report", "compare", "rounds",    "import",
+                                       "history", "store",  "check",   "new-plugin"};
 #define N_COMMANDS (sizeof commands / sizeof *commands)
 
 typedef struct result {

@@ -16,6 +16,7 @@ static const struct command {
   const char *summary;
 } commands[] = {
     {"run", rigor_cmd_run, "run an experiment file, one fresh process per run"},
+    {"ab", rigor_cmd_ab, "is B faster than A: commands or builds interleaved, one answer"},
     {"plan", rigor_cmd_plan, "print the schedule, block by block, without running"},
     {"validate", rigor_cmd_validate, "parse and check files against the plugins' schemas"},
     {"config", rigor_cmd_config, "print the canonical resolved experiment and its hash"},

@@ -34,6 +34,7 @@ int rigor_cmd_new_plugin(int argc, char **argv); /* cmd_new_plugin.c */
 int rigor_cmd_store(int argc, char **argv);      /* cmd_store.c */
 int rigor_cmd_history(int argc, char **argv);    /* cmd_history.c */
 int rigor_cmd_import(int argc, char **argv);     /* cmd_import.c */
+int rigor_cmd_ab(int argc, char **argv);         /* cmd_ab.c */
 
 /* cmd_store.c: the store a command reads: `given` (--db), else $RIGOR_DB, else rigor.db. */
 const char *rigor_store_url(const char *given);
