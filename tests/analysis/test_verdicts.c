@@ -375,6 +375,48 @@ static void test_across_files_allows_for_sessions(void **state) {
   rigor_analysis_free(b);
 }
 
+/* BASE... -- CAND...: each file one session. With three files a side the interval is over the
+ * files (the sessions measured, not assumed): a 50% slowdown reads slower, an A/A not. */
+static void test_several_files_a_side(void **state) {
+  (void)state;
+  fx_spec_t s;
+  fx_defaults(&s);
+  s.n_blocks = 3;
+  s.cv = 0.01;
+  s.run_sd = 0.01;
+  char paths[9][64];
+  for (int i = 0; i < 9; i++) {
+    snprintf(paths[i], sizeof paths[i], DIR "/sess%d.jsonl", i);
+    s.seed = 300 + (uint64_t)i;
+    s.slowdown = i >= 6 ? 0.5 : 0;
+    fx_write(paths[i], &s);
+  }
+  char *out;
+  char cmd[1024];
+  snprintf(cmd, sizeof cmd, "compare --format json %s %s %s -- %s %s %s", paths[0], paths[1],
+           paths[2], paths[6], paths[7], paths[8]);
+  assert_int_equal(run_rigor(cmd, &out), 4);
+  json_error_t jerr;
+  json_t *doc = json_loads(out, 0, &jerr);
+  free(out);
+  assert_non_null(doc);
+  json_t *r1 = json_array_get(json_object_get(doc, "rows"), 1);
+  assert_string_equal(json_string_value(json_object_get(r1, "verdict")), "slower");
+  assert_non_null(strstr(json_string_value(json_object_get(r1, "reason")),
+                         "the interval is over 3 and 3 files"));
+  json_decref(doc);
+  snprintf(cmd, sizeof cmd, "compare --format json %s %s %s -- %s %s %s", paths[0], paths[1],
+           paths[2], paths[3], paths[4], paths[5]);
+  assert_int_equal(run_rigor(cmd, &out), 0);
+  assert_null(strstr(out, "\"slower\""));
+  assert_null(strstr(out, "\"faster\""));
+  free(out);
+  /* No file on one side is a usage error. */
+  snprintf(cmd, sizeof cmd, "compare %s --", paths[0]);
+  assert_int_equal(run_rigor(cmd, &out), 2);
+  free(out);
+}
+
 /* One 30%-slow cycle among 30 makes the nccl-tests methodology study's CV exceed 5%; the robust
  * spread does not move, and the outlier is counted. */
 static void test_gate_statistics_and_outliers(void **state) {
@@ -463,6 +505,7 @@ int main(void) {
       cmocka_unit_test(test_quantised_timings_floor_the_interval),
       cmocka_unit_test(test_noisy_side_keeps_its_figure),
       cmocka_unit_test(test_across_files_allows_for_sessions),
+      cmocka_unit_test(test_several_files_a_side),
       cmocka_unit_test(test_gate_statistics_and_outliers),
       cmocka_unit_test(test_expectations_exit_3),
   };

@@ -186,13 +186,25 @@ static double run_sd(const rigor_figure_t *b, const rigor_figure_t *c, bool *flo
 
 /* The half-width on the log scale that the variation between two sessions adds to a
  * comparison of one file a side: each file is one draw of its session's level. */
-static double session_half_width(const rigor_compare_opts_t *o) {
-  return o->session_noise > 0 ? 1.959964 * sqrt(2.0) * log1p(o->session_noise) : 0;
+static double session_half_width(double session_noise) {
+  return session_noise > 0 ? 1.959964 * sqrt(2.0) * log1p(session_noise) : 0;
+}
+
+/* The run-level interval widened by the allowance for two sessions (the sd measured between
+ * one side's files, else the option's); nothing when the files measured the sessions. */
+static double widen_for_sessions(rigor_cmp_row_t *r, const rigor_compare_opts_t *o) {
+  if (r->sessions_measured || r->one_run || r->figure_exact || !isfinite(r->ci_lo)) return 0;
+  double fixed = session_half_width(isfinite(r->session_sd) ? r->session_sd : o->session_noise);
+  double mid = 0.5 * (log(r->ci_lo) + log(r->ci_hi)), h = 0.5 * (log(r->ci_hi) - log(r->ci_lo));
+  h = sqrt(h * h + fixed * fixed);
+  r->ci_lo = exp(mid - h);
+  r->ci_hi = exp(mid + h);
+  return fixed;
 }
 
 static void measure(rigor_cmp_row_t *r, const rigor_compare_opts_t *o) {
   r->ratio = r->p95_ratio = r->ci_lo = r->ci_hi = r->p = r->p_runs = r->p_holm = r->hl_shift = NAN;
-  r->unit_sd = NAN;
+  r->unit_sd = r->session_sd = NAN;
   if (!r->base || !r->cand) return;
   const rigor_figure_t *b = &r->base->figure, *c = &r->cand->figure;
   if (!b->n || !c->n || strcmp(b->name, c->name) != 0) return;
@@ -213,12 +225,9 @@ static void measure(rigor_cmp_row_t *r, const rigor_compare_opts_t *o) {
   r->runs_base = rr.runs_base;
   r->runs_cand = rr.runs_cand;
   if (!r->one_run) {
-    /* Welch's interval over the runs, widened by the allowance for the sessions. */
-    double mid = 0.5 * (log(rr.lo) + log(rr.hi)), h = 0.5 * (log(rr.hi) - log(rr.lo));
-    double fixed = session_half_width(o);
-    h = sqrt(h * h + fixed * fixed);
-    r->ci_lo = exp(mid - h);
-    r->ci_hi = exp(mid + h);
+    /* Welch's interval over the runs; decide() widens it by the allowance for sessions. */
+    r->ci_lo = rr.lo;
+    r->ci_hi = rr.hi;
     r->p_runs = rr.p;
     r->floored = rr.floored;
   } else {
@@ -321,6 +330,7 @@ static void decide(rigor_comparison_t *c, const rigor_compare_opts_t *o) {
     rigor_cmp_row_t *r = &c->rows[i];
     r->p_holm = adj[i];
     if (!r->to_decide) continue;
+    double fixed = widen_for_sessions(r, o);
     rigor_evidence_t e = {
         .ratio = r->ratio,
         .lo = r->ci_lo,
@@ -333,14 +343,19 @@ static void decide(rigor_comparison_t *c, const rigor_compare_opts_t *o) {
         .unit_sd = r->unit_sd,
         .two_sample = true,
         .unit_sd_floor = r->unit_sd_floor,
-        .fixed_half_width = session_half_width(o),
-        .unit_name = "runs a side",
+        .fixed_half_width = fixed,
+        .unit_name = r->sessions_measured ? "files a side" : "runs a side",
         .invalid = r->invalid,
         .unusable = r->reason,
     };
     char have[96];
-    snprintf(have, sizeof have, "%zu run%s BASE, %zu CAND", r->runs_base,
-             r->runs_base == 1 ? "" : "s", r->runs_cand);
+    if (r->sessions_measured) {
+      snprintf(have, sizeof have, "%zu files BASE, %zu CAND", r->files_base, r->files_cand);
+      e.n_units = r->files_base < r->files_cand ? r->files_base : r->files_cand;
+    } else {
+      snprintf(have, sizeof have, "%zu run%s BASE, %zu CAND", r->runs_base,
+               r->runs_base == 1 ? "" : "s", r->runs_cand);
+    }
     e.units_text = have;
     if (r->one_run && e.n_units > 1) e.n_units = 1;
     rigor_decision_t d;
@@ -349,6 +364,14 @@ static void decide(rigor_comparison_t *c, const rigor_compare_opts_t *o) {
     r->runs_needed = d.units_needed;
     r->runs_needed_floor = e.unit_sd_floor;
     snprintf(r->reason, sizeof r->reason, "%s", d.reason);
+    if (r->sessions_measured)
+      rigor_clause_append(r->reason, sizeof r->reason,
+                          "sessions measured: the interval is over %zu and %zu files",
+                          r->files_base, r->files_cand);
+    else if (isfinite(r->session_sd) && fixed > 0)
+      rigor_clause_append(r->reason, sizeof r->reason,
+                          "sessions allowed for: %.2f%%, the spread between one side's files",
+                          r->session_sd * 100);
     double change = d.cost - 1;
     if ((r->verdict == RIGOR_CMP_SLOWER || r->verdict == RIGOR_CMP_FASTER) &&
         (r->p95_ratio - 1) * change < 0)
@@ -407,6 +430,92 @@ int rigor_fail_on_parse(const char *list, unsigned *bits, char *err, size_t errl
   return 0;
 }
 
+static bool of_first_file(const rigor_analysis_t *a, const rigor_exp_analysis_t *e) {
+  /* By identity: the same path may be given twice, as two sessions. */
+  return a->n_sources == 0 || !e->source || e->source == a->sources[0];
+}
+
+/* A row's level in each file of a side that holds it: the geometric mean of its run medians
+ * (one number per session). Returns how many files gave one; levels gets at most cap. */
+static size_t file_levels(const rigor_analysis_t *a, const char *key, double *levels, size_t cap) {
+  size_t n = 0;
+  for (size_t x = 0; x < a->n_exps && n < cap; x++) {
+    const rigor_exp_analysis_t *e = &a->exps[x];
+    for (size_t r = 0; r < e->n_rows; r++) {
+      char *k = row_key(e, &e->rows[r]);
+      bool same = k && strcmp(k, key) == 0;
+      free(k);
+      if (!same) continue;
+      const rigor_figure_t *f = &e->rows[r].figure;
+      double sum = 0;
+      size_t m = 0;
+      for (size_t i = 0; i < f->n_runs; i++)
+        if (f->run_median[i] > 0) sum += log(f->run_median[i]), m++;
+      if (m) levels[n++] = exp(sum / (double)m);
+      break;
+    }
+  }
+  return n;
+}
+
+/* The sample sd of the logs of n levels; NAN below two. */
+static double log_sd(const double *v, size_t n) {
+  if (n < 2) return NAN;
+  double sum = 0, sum2 = 0;
+  for (size_t i = 0; i < n; i++)
+    sum += log(v[i]), sum2 += log(v[i]) * log(v[i]);
+  double var = (sum2 - sum * sum / (double)n) / (double)(n - 1);
+  return sqrt(var > 0 ? var : 0);
+}
+
+/* Several files a side (`rigor compare BASE... -- CAND...`): each file is one session. With two
+ * or more a side, the interval is Welch's over the files' levels, which holds the variation
+ * between sessions as measured; with two or more on one side only, that side's spread between
+ * files replaces the default allowance. */
+static int sessions(rigor_comparison_t *c, const rigor_analysis_t *base,
+                    const rigor_analysis_t *cand) {
+  size_t cap = base->n_exps + cand->n_exps + 1;
+  double *lb = malloc(cap * sizeof *lb), *lc = malloc(cap * sizeof *lc);
+  uint32_t *idx = malloc(cap * sizeof *idx);
+  if (!lb || !lc || !idx) {
+    free(lb), free(lc), free(idx);
+    return RIGOR_ENOMEM;
+  }
+  for (size_t i = 0; i < cap; i++)
+    idx[i] = (uint32_t)i;
+  for (size_t i = 0; i < c->n_rows; i++) {
+    rigor_cmp_row_t *r = &c->rows[i];
+    if (!r->to_decide || r->figure_exact || !isfinite(r->ratio)) continue;
+    const rigor_exp_analysis_t *eb = NULL;
+    for (size_t x = 0; x < base->n_exps && !eb; x++)
+      if (of_first_file(base, &base->exps[x]) && !strcmp(base->exps[x].name, r->experiment))
+        eb = &base->exps[x];
+    char *key = eb ? row_key(eb, r->base) : NULL;
+    if (!key) continue;
+    size_t nb = file_levels(base, key, lb, cap), nc = file_levels(cand, key, lc, cap);
+    free(key);
+    r->files_base = nb, r->files_cand = nc;
+    if (nb >= 2 && nc >= 2) {
+      rigor_run_ratio_t rr;
+      if (rigor_stats_run_ratio(lb, idx, nb, lc, idx, nc, 0.95, 0, &rr) == 0) {
+        r->ratio = rr.ratio;
+        r->ci_lo = rr.lo;
+        r->ci_hi = rr.hi;
+        r->p_runs = rr.p;
+        double sb = log_sd(lb, nb), sc = log_sd(lc, nc);
+        r->unit_sd = sqrt(0.5 * (sb * sb + sc * sc));
+        r->unit_sd_floor = false;
+        r->sessions_measured = true;
+      }
+    } else if (nb >= 2 || nc >= 2) {
+      double sd = nb >= 2 ? log_sd(lb, nb) : log_sd(lc, nc);
+      if (isfinite(sd)) r->session_sd = expm1(sd);
+    }
+  }
+  free(lb), free(lc), free(idx);
+  return 0;
+}
+
 int rigor_compare(const rigor_analysis_t *base, const rigor_analysis_t *cand,
                   const rigor_compare_opts_t *opts, rigor_comparison_t **out) {
   if (!base || !cand || !opts || !out) return RIGOR_EINVAL;
@@ -418,10 +527,14 @@ int rigor_compare(const rigor_analysis_t *base, const rigor_analysis_t *cand,
   if (base->n_exps) c->sides[0] = &base->exps[0];
   if (cand->n_exps) c->sides[1] = &cand->exps[0];
   int rc = 0;
+  /* With several files a side the rows come from the first file of each; the others are more
+   * sessions of the same rows (sessions below). */
   for (size_t i = 0; !rc && i < base->n_exps; i++) {
     const rigor_exp_analysis_t *eb = &base->exps[i], *ec = NULL;
+    if (!of_first_file(base, eb)) continue;
     for (size_t j = 0; j < cand->n_exps && !ec; j++)
-      if (strcmp(cand->exps[j].name, eb->name) == 0) ec = &cand->exps[j];
+      if (of_first_file(cand, &cand->exps[j]) && strcmp(cand->exps[j].name, eb->name) == 0)
+        ec = &cand->exps[j];
     if (!ec) {
       char buf[512];
       snprintf(buf, sizeof buf, "experiment %s is only in BASE", eb->name);
@@ -436,6 +549,7 @@ int rigor_compare(const rigor_analysis_t *base, const rigor_analysis_t *cand,
   }
   for (size_t j = 0; j < cand->n_exps; j++) {
     bool found = false;
+    if (!of_first_file(cand, &cand->exps[j])) continue;
     for (size_t i = 0; i < base->n_exps && !found; i++)
       found = strcmp(cand->exps[j].name, base->exps[i].name) == 0;
     if (!found) {
@@ -447,6 +561,11 @@ int rigor_compare(const rigor_analysis_t *base, const rigor_analysis_t *cand,
                           "only in CAND (experiment not in BASE)");
     }
   }
+  if (rc) {
+    rigor_comparison_free(c);
+    return rc;
+  }
+  if (base->n_sources > 1 || cand->n_sources > 1) rc = sessions(c, base, cand);
   if (rc) {
     rigor_comparison_free(c);
     return rc;

@@ -40,12 +40,18 @@ typedef struct rigor_cmp_row {
   double ratio, p95_ratio, ci_lo, ci_hi, p, p_runs, p_holm, hl_shift;
   size_t runs_base, runs_cand;
   bool one_run;
-  bool exact;           /* the Mann-Whitney p is exact */
-  bool figure_exact;    /* both figures identical in every sample: the ratio is exact */
-  bool floored;         /* the interval was widened to what quantised values resolve */
-  double unit_sd;       /* sd of one run's log figure behind the interval */
-  bool unit_sd_floor;   /* unit_sd is a lower bound: the run level was not measured */
-  bool to_decide;       /* matched on both sides and comparable: the rule decides it */
+  bool exact;         /* the Mann-Whitney p is exact */
+  bool figure_exact;  /* both figures identical in every sample: the ratio is exact */
+  bool floored;       /* the interval was widened to what quantised values resolve */
+  double unit_sd;     /* sd of one run's log figure behind the interval */
+  bool unit_sd_floor; /* unit_sd is a lower bound: the run level was not measured */
+  bool to_decide;     /* matched on both sides and comparable: the rule decides it */
+  /* Several files a side: how many held the row; with two or more on both sides the interval
+   * is over the files (sessions_measured), with two or more on one side session_sd is that
+   * side's spread between files (a fraction; NaN otherwise). */
+  size_t files_base, files_cand;
+  bool sessions_measured;
+  double session_sd;
   char invalid[256];    /* clauses that make it invalid */
   uint32_t runs_needed; /* for undetermined rows; 0 when not estimable */
   bool runs_needed_floor;

@@ -22,6 +22,7 @@ typedef struct compare_args {
   rigor_compare_opts_t opts;
   const char *const *files;
   size_t n_files;
+  size_t n_base; /* with `--`: the files before it are BASE, the rest CAND; 0 without */
   const char *axis, *ref, *candidate, *out_path;
   const rigor_writer_t *writer;
   const rigor_command_t *cmd;
@@ -38,9 +39,12 @@ static int exit_for(bool vacuous, bool regression, bool failed, const char *why)
 
 static int compare_files(const compare_args_t *a) {
   rigor_analysis_t *an[2] = {NULL, NULL};
+  size_t n_base = a->n_base ? a->n_base : 1;
+  const char *const *side_files[2] = {a->files, a->files + n_base};
+  size_t side_n[2] = {n_base, a->n_files - n_base};
   for (int s = 0; s < 2; s++) {
     char err[1024] = "";
-    if (rigor_analysis_load(&a->files[s], 1, &an[s], err, sizeof err)) {
+    if (rigor_analysis_load(side_files[s], side_n[s], &an[s], err, sizeof err)) {
       fprintf(stderr, "rigor compare: %s\n", err);
       rigor_analysis_free(an[0]);
       return RIGOR_EXIT_USAGE;
@@ -202,10 +206,23 @@ int rigor_cmd_compare(int argc, char **argv) {
        .value = &width},
       {NULL},
   };
-  const rigor_command_t cmd = {"compare", "BASE CAND [OPTION]...\nFILE --axis AXIS [OPTION]...",
+  const rigor_command_t cmd = {"compare",
+                               "BASE CAND [OPTION]...\n[OPTION]... BASE... -- CAND...\nFILE --axis "
+                               "AXIS [OPTION]...",
                                about, options};
   a.cmd = &cmd;
-  int code = rigor_args_parse(&cmd, argc, argv, &files);
+  /* BASE... -- CAND...: several files a side, each one session. */
+  int split = 0;
+  for (int i = 1; i < argc && !split; i++)
+    if (!strcmp(argv[i], "--")) split = i;
+  int code = rigor_args_parse(&cmd, split ? split : argc, argv, &files);
+  if (code < 0 && split) {
+    a.n_base = files.n;
+    for (int i = split + 1; i < argc; i++)
+      rigor_strings_add(&files, argv[i]);
+    if (a.n_base == 0 || files.n == a.n_base)
+      code = rigor_usage_error(&cmd, "BASE... -- CAND... needs at least one file on each side");
+  }
   if (code < 0) code = parse_values(&cmd, threshold, seed, fail_on, session_noise, &a.opts);
   if (code < 0 && !(a.writer = rigor_args_writer(&cmd, format))) code = RIGOR_EXIT_USAGE;
   if (code < 0 && ((table && rigor_report_view_set(&a.view, "compare", "--table", table)) ||
@@ -222,8 +239,10 @@ int rigor_cmd_compare(int argc, char **argv) {
     code = rigor_usage_error(&cmd, "--axis compares the levels of one file, not %zu", a.n_files);
   else if (a.ref || a.candidate)
     code = rigor_usage_error(&cmd, "--ref and --candidate need --axis");
-  else if (a.n_files != 2)
-    code = rigor_usage_error(&cmd, "needs BASE and CAND (or FILE --axis AXIS), not %zu file%s",
+  else if (a.n_files != 2 && !a.n_base)
+    code = rigor_usage_error(&cmd,
+                             "needs BASE and CAND, BASE... -- CAND... (or FILE --axis AXIS), not "
+                             "%zu file%s",
                              a.n_files, a.n_files == 1 ? "" : "s");
   else
     code = compare_files(&a);
