@@ -156,3 +156,83 @@ void fx_write(const char *path, const fx_spec_t *s) {
     }
   fclose(f);
 }
+
+void fx_write_interleaved(const char *path, const fx_spec_t *s) {
+  FILE *f = fopen(path, "w");
+  if (!f) abort();
+  rigor_rng_t rng;
+  rigor_rng_seed(&rng, s->seed);
+  uint32_t k = s->n_variants;
+  fprintf(f,
+          "{\"schema\":\"rigor.result/1\",\"type\":\"experiment\",\"experiment\":\"%s\","
+          "\"name\":\"%s\",\"hash\":\"00\",\"config\":{\"gate\":{\"cv_max\":0.05,"
+          "\"min_samples\":5},\"matrix\":{\"axes\":[{\"axis\":\"timing.warmup\",\"values\":[",
+          s->name, s->name);
+  for (uint32_t l = 0; l < k; l++)
+    fprintf(f, "%s{\"label\":\"%u\",\"value\":%u}", l ? "," : "", l, l);
+  fputs("]}]}},\"variants\":[", f);
+  for (uint32_t v = 0; v < k; v++)
+    fprintf(f,
+            "%s{\"index\":%u,\"label\":\"v%u\",\"axes\":{\"timing.warmup\":%u},\"settings\":"
+            "{\"plugin\":\"null\",\"params\":{},\"timing\":{\"iters\":20,\"warmup\":%u},"
+            "\"environment\":{},\"gate\":{\"cv_max\":0.05,\"min_samples\":5}}}",
+            v ? "," : "", v, v, v, v);
+  fprintf(f,
+          "],\"schedule\":{\"design\":\"sequential\",\"seed\":0,\"replicates\":%u,"
+          "\"blocks\":[",
+          s->n_blocks);
+  for (uint32_t b = 0; b < s->n_blocks; b++)
+    fprintf(f, "%s[0]", b ? "," : "");
+  fputs("],\"interleave\":{\"axis\":\"timing.warmup\",\"levels\":[", f);
+  for (uint32_t l = 0; l < k; l++)
+    fprintf(f, "%s\"%u\"", l ? "," : "", l);
+  fputs("],\"arms\":[[", f);
+  for (uint32_t l = 0; l < k; l++)
+    fprintf(f, "%s%u", l ? "," : "", l);
+  /* Rows of a cyclic square: row r measures arm (r + j) % k at slot j (ABBA for two). */
+  fputs("]],\"order\":\"abba\",\"square\":[", f);
+  for (uint32_t r = 0; r < k; r++) {
+    fputs(r ? ",[" : "[", f);
+    for (uint32_t j = 0; j < k; j++)
+      fprintf(f, "%s%u", j ? "," : "", (r + j) % k);
+    fputs("]", f);
+  }
+  fputs("],\"offsets\":[", f);
+  for (uint32_t b = 0; b < s->n_blocks; b++)
+    fprintf(f, "%s%u", b ? "," : "", b % k);
+  fprintf(f,
+          "]}},\"plugin\":{\"name\":\"null\",\"version\":\"1.0\",\"sha256\":\"ab\","
+          "\"metrics\":[]},\"clock\":{\"source\":\"CLOCK_MONOTONIC\",\"resolution_s\":1e-09},"
+          "\"identity\":{\"hostname\":\"h\",\"cpu\":{\"model\":\"%s\"}}}\n",
+          s->cpu_model);
+  for (uint32_t b = 0; b < s->n_blocks; b++) {
+    double run_factor = 1 + s->run_sd * gauss(&rng);
+    double arm_factor = 1 + s->arm_run_sd * gauss(&rng);
+    for (uint32_t c = 0; c < s->cycles; c++)
+      for (uint32_t j = 0; j < k; j++) {
+        uint32_t arm = ((c + b % k) + j) % k;
+        double t = s->base_time * run_factor * (1 + (arm == 1 ? s->slowdown : 0)) *
+                   (arm == 1 ? arm_factor : 1) * (1 + (j == 0 ? s->position0 : 0)) *
+                   (1 + s->cv * gauss(&rng));
+        fprintf(f,
+                "{\"schema\":\"rigor.result/1\",\"type\":\"sample\",\"experiment\":\"%s\","
+                "\"run\":%u,\"attempt\":1,\"variant\":%u,\"arm\":%u,\"slot\":%u,"
+                "\"cycle\":%u,\"point\":0,\"point_label\":\"\",\"status\":\"ok\","
+                "\"window\":\"wall\",\"time_s\":%.12g,\"wall_s\":%.12g,\"cputime_s\":%.12g,"
+                "\"iters\":20,\"agg\":1,\"bytes\":0,\"flops\":0,\"bus_factor\":1,"
+                "\"rates\":{\"bytes_per_s\":null,\"flops_per_s\":null,"
+                "\"busbw_bytes_per_s\":null},\"check\":{\"checked\":1,\"wrong\":0}}\n",
+                s->name, b, arm, arm, j, c, t, t, t);
+      }
+    fprintf(f,
+            "{\"schema\":\"rigor.result/1\",\"type\":\"run\",\"experiment\":\"%s\","
+            "\"run\":%u,\"attempt\":1,\"block\":%u,\"position\":0,\"variant\":0,"
+            "\"label\":\"v0\",\"status\":\"ok\",\"reason\":null,\"elapsed_s\":0.5,"
+            "\"flags\":[],\"arms\":[",
+            s->name, b, b);
+    for (uint32_t l = 0; l < k; l++)
+      fprintf(f, "%s%u", l ? "," : "", l);
+    fputs("]}\n", f);
+  }
+  fclose(f);
+}

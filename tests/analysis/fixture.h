@@ -34,6 +34,9 @@ typedef struct fx_spec {
   int interrupted_run;  /* run with an extra attempt 0 that has no run record, or -1 */
   int iterations;       /* record per-iteration stats */
   int raw_telemetry;    /* add telemetry_raw to run records */
+  /* fx_write_interleaved: the relative sd of a factor drawn once per run on level 1 only, so
+   * the window pairs of one run share it (correlated inside the run). */
+  double arm_run_sd;
 } fx_spec_t;
 
 void fx_defaults(fx_spec_t *s);
@@ -42,5 +45,9 @@ void fx_defaults(fx_spec_t *s);
  * n_variants / cells levels (0, 1, ...), and, with cells > 1, the axis threads (1, 2, ...) inside
  * it: variant v is level v / cells, cell v % cells. */
 void fx_write(const char *path, const fx_spec_t *s);
+/* The same experiment with its timing.warmup levels as interleaved arms (order.interleave, one
+ * cell, ABBA): n_blocks runs, each hosting every level, the arm that goes first alternating by
+ * cycle and by run; samples carry arm and slot. */
+void fx_write_interleaved(const char *path, const fx_spec_t *s);
 
 #endif

@@ -378,6 +378,102 @@ static void test_real_runs_of_the_null_plugin(void **state) {
   free(out);
 }
 
+/* Interleaved arms: the run is the unit. Every run's window pairs share a factor drawn once per
+ * run (sd 5%) and differ by 0.2% from each other: counted as independent samples the 200 pairs
+ * would give an interval of about ±0.03%; over the 10 runs it must be several percent wide. */
+static void test_arms_run_is_the_unit(void **state) {
+  (void)state;
+  fx_spec_t s;
+  fx_defaults(&s);
+  s.n_blocks = 10;
+  s.cycles = 20;
+  s.cv = 0.001;
+  s.arm_run_sd = 0.05;
+  fx_write_interleaved(DIR "/arms_corr.jsonl", &s);
+  rigor_analysis_t *a = load(DIR "/arms_corr.jsonl");
+  rigor_contrasts_t *c = NULL;
+  assert_int_equal(rigor_contrasts_build(&a->exps[0], NULL, NULL, &c), 0);
+  assert_int_equal(c->n, 1);
+  const rigor_contrast_t *x = &c->items[0];
+  assert_true(x->interleaved);
+  assert_int_equal(x->n_pairs, 10);
+  assert_int_equal(x->n_windows, 200);
+  assert_true(x->half_width > 0.015); /* the runs' spread, not the windows' */
+  assert_true(x->window_sd < 0.01);   /* one pair varies little around its run's mean */
+  assert_true(x->pair_sd > 0.02);
+  assert_int_not_equal(x->verdict, RIGOR_CMP_SAME);
+  char line[600];
+  rigor_contrast_arms_line(x, 0.02, line, sizeof line);
+  assert_non_null(strstr(line, "10 runs × 20 window pairs"));
+  assert_non_null(strstr(line, "the run level dominates"));
+  rigor_contrasts_free(c);
+  rigor_analysis_free(a);
+}
+
+/* An A/A of arms with little noise and enough runs: the whole interval inside ±2%, `same`;
+ * a planted 5% reads slower; a position effect is measured and warned about. */
+static void test_arms_equivalence_and_planted(void **state) {
+  (void)state;
+  fx_spec_t s;
+  fx_defaults(&s);
+  s.n_blocks = 8;
+  s.cycles = 10;
+  s.cv = 0.01;
+  fx_write_interleaved(DIR "/arms_aa.jsonl", &s);
+  rigor_analysis_t *a = load(DIR "/arms_aa.jsonl");
+  rigor_contrasts_t *c = NULL;
+  assert_int_equal(rigor_contrasts_build(&a->exps[0], NULL, NULL, &c), 0);
+  assert_int_equal(c->items[0].verdict, RIGOR_CMP_SAME);
+  assert_true(c->items[0].lo > 0.98 && c->items[0].hi < 1.02);
+  char sentence[1200];
+  rigor_contrast_sentence(&c->items[0], sentence, sizeof sentence);
+  assert_non_null(strstr(sentence, "8 runs"));
+  assert_non_null(strstr(sentence, ": same (the whole interval lies within the 2.00% threshold)"));
+  rigor_contrasts_free(c);
+  rigor_analysis_free(a);
+
+  s.slowdown = 0.05;
+  s.position0 = 0.03; /* the arm measured first in a cycle is 3% slower */
+  s.seed = 2;
+  fx_write_interleaved(DIR "/arms_planted.jsonl", &s);
+  a = load(DIR "/arms_planted.jsonl");
+  assert_int_equal(rigor_contrasts_build(&a->exps[0], NULL, NULL, &c), 0);
+  const rigor_contrast_t *x = &c->items[0];
+  assert_int_equal(x->verdict, RIGOR_CMP_SLOWER);
+  assert_true(fabs(x->ratio - 1.05) < 0.01); /* ABBA cancels the position effect */
+  /* The level measured second against first: its log ratio differs by twice the 3% a window
+   * pays for going first, and half of that is the effect of one position. */
+  assert_true(fabs(expm1(x->position_effect) - (1 / 1.03 - 1)) < 0.005);
+  char line[600];
+  rigor_contrast_arms_line(x, 0.02, line, sizeof line);
+  assert_non_null(strstr(line, "WARNING, more than half the threshold"));
+  rigor_contrasts_free(c);
+  rigor_analysis_free(a);
+}
+
+/* Too few runs to decide: inconclusive, with the runs the observed spread calls for. */
+static void test_arms_inconclusive_asks_for_runs(void **state) {
+  (void)state;
+  fx_spec_t s;
+  fx_defaults(&s);
+  s.n_blocks = 3;
+  s.cycles = 5;
+  s.cv = 0.02;
+  s.arm_run_sd = 0.02;
+  s.slowdown = 0.02;
+  fx_write_interleaved(DIR "/arms_few.jsonl", &s);
+  rigor_analysis_t *a = load(DIR "/arms_few.jsonl");
+  rigor_contrasts_t *c = NULL;
+  assert_int_equal(rigor_contrasts_build(&a->exps[0], NULL, NULL, &c), 0);
+  const rigor_contrast_t *x = &c->items[0];
+  assert_int_equal(x->verdict, RIGOR_CMP_INCONCLUSIVE);
+  assert_true(x->units_needed > 3);
+  assert_non_null(strstr(x->reason, "the observed spread calls for"));
+  assert_non_null(strstr(x->reason, " runs"));
+  rigor_contrasts_free(c);
+  rigor_analysis_free(a);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_aa_within_file),
@@ -388,6 +484,9 @@ int main(void) {
       cmocka_unit_test(test_primary_metric_exact),
       cmocka_unit_test(test_report_and_compare_axis),
       cmocka_unit_test(test_real_runs_of_the_null_plugin),
+      cmocka_unit_test(test_arms_run_is_the_unit),
+      cmocka_unit_test(test_arms_equivalence_and_planted),
+      cmocka_unit_test(test_arms_inconclusive_asks_for_runs),
   };
   return cmocka_run_group_tests(tests, setup, NULL);
 }
