@@ -272,12 +272,30 @@ static void test_compare_views(void **state) {
   free(out);
 }
 
+/* A real null run whose windows are all too short: the report says why the row has no data and
+ * what to change. */
+static void test_no_data_says_why(void **state) {
+  (void)state;
+  FILE *f = fopen(DIR "/short.yaml", "w");
+  assert_non_null(f);
+  fputs("schema: 1\nname: short\nplugin: \"null\"\ntiming: {warmup: 0, cycles: 5, iters: 1}\n", f);
+  fclose(f);
+  char *out;
+  assert_int_equal(
+      run_rigor(RIGOR "run -q --force " DIR "/short.yaml -o " DIR "/short.jsonl", &out), 0);
+  free(out);
+  assert_int_equal(run_rigor(RIGOR "report " DIR "/short.jsonl", &out), 0);
+  if (!strstr(out, "no data: all 5 windows too_short") || !strstr(out, "use iters: auto"))
+    fail_msg("%s", out);
+  free(out);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_context_in_every_format), cmocka_unit_test(test_columns_read),
       cmocka_unit_test(test_rates_that_apply),        cmocka_unit_test(test_text_fits_the_width),
       cmocka_unit_test(test_table_and_columns),       cmocka_unit_test(test_csv_is_tidy),
-      cmocka_unit_test(test_compare_views),
+      cmocka_unit_test(test_compare_views),           cmocka_unit_test(test_no_data_says_why),
   };
   return cmocka_run_group_tests(tests, setup, NULL);
 }

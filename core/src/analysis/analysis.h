@@ -207,6 +207,10 @@ void rigor_analysis_free(rigor_analysis_t *a);
  * differ by at least what runs seconds apart do, so a direction read across files from such a
  * row must clear this as well as the threshold. */
 double rigor_row_noise(const rigor_row_t *w);
+/* Why a row has no usable sample, in words that say what to change: "all 30 windows too_short:
+ * raise iters or use iters: auto", or that no run finished ok. v is the row's variant. */
+void rigor_row_no_data_reason(const rigor_row_t *w, const rigor_variant_info_t *v, char *buf,
+                              size_t len);
 
 /* Rows of a that are below an expectation of their gate (rigor run exits 3 for them). */
 size_t rigor_expectations_missed(const rigor_analysis_t *a);

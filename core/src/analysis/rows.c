@@ -200,3 +200,28 @@ void rigor__free_acc(row_acc_t *ra) {
   json_decref(ra->metric_slots);
   memset(ra, 0, sizeof *ra);
 }
+
+void rigor_row_no_data_reason(const rigor_row_t *w, const rigor_variant_info_t *v, char *buf,
+                              size_t len) {
+  size_t ok_runs = v ? v->status_count[RIGOR_RUN_OK] : 0, runs = 0;
+  for (int k = 0; v && k < RIGOR_RUN_STATUS_COUNT; k++)
+    runs += v->status_count[k];
+  size_t windows = w->n_too_short + w->n_invalid + w->n_wrong;
+  if (runs == 0)
+    snprintf(buf, len, "no run of this variant has a record");
+  else if (ok_runs == 0)
+    snprintf(buf, len, "none of its %zu runs finished ok (see runs per variant)", runs);
+  else if (w->n_too_short && w->n_too_short == windows)
+    snprintf(buf, len,
+             "all %zu windows too_short (under 20 clock resolutions or 100 clock reads): raise "
+             "iters or use iters: auto",
+             w->n_too_short);
+  else if (w->n_invalid && w->n_invalid == windows)
+    snprintf(buf, len, "all %zu samples invalid (NaN, zero or negative times, or flagged)",
+             w->n_invalid);
+  else if (windows)
+    snprintf(buf, len, "%zu too_short, %zu invalid and %zu wrong samples, none usable",
+             w->n_too_short, w->n_invalid, w->n_wrong);
+  else
+    snprintf(buf, len, "its ok runs recorded no sample at this point");
+}

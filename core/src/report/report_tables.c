@@ -586,10 +586,21 @@ json_t *rigor_report_notes(const rigor_analysis_t *a, const rigor_exp_analysis_t
          e->ignored_samples);
   if (!e->record)
     note(notes, "no experiment record: gate defaults apply and the design is unknown");
-  if (e->record && !e->positions_vary && e->n_variants > 1)
+  /* Interleaved arms take turns inside each run (ABBA), whatever the order of the runs. */
+  bool interleaved = json_object_get(json_object_get(e->record, "schedule"), "interleave") != NULL;
+  if (e->record && !e->positions_vary && e->n_variants > 1 && !interleaved)
     note(notes, "order is sequential: drift and warm-up fall on the variants unevenly");
   if (e->incomplete_design)
     note(notes, "the number of blocks is not a multiple of the square: balance is incomplete");
+  for (size_t r = 0; r < e->n_rows; r++) {
+    const rigor_row_t *w = &e->rows[r];
+    if (w->verdict != RIGOR_VERDICT_NO_DATA) continue;
+    char why[256];
+    rigor_row_no_data_reason(w, w->variant < e->n_variants ? &e->variants[w->variant] : NULL, why,
+                             sizeof why);
+    note(notes, "%s %s: no data: %s", label_or(w->variant_label, "?"),
+         label_or(w->point_label, "-"), why);
+  }
   rigor_report_builds_notes(e, notes);
   rigor_report_replication_notes(e, notes);
   for (size_t d = 0; d < e->n_effects; d++) {
