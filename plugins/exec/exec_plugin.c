@@ -396,6 +396,9 @@ static const rigor_plugin_t exec_plugin = {
     .check_params = exec_check_params,
     .commands = exec_commands,
     .declare_metrics = exec_declare_metrics,
+    .capabilities = RIGOR_CAP_DECLARED | RIGOR_CAP_VALIDATES | RIGOR_CAP_IDENTITY |
+                    RIGOR_CAP_READS_METRICS | RIGOR_CAP_CHECKS_PARAMS | RIGOR_CAP_LISTS_COMMANDS |
+                    RIGOR_CAP_DECLARES_METRICS,
 };
 
 RIGOR_EXPORT const rigor_plugin_t *rigor_plugin_get(uint32_t index) {

@@ -330,6 +330,9 @@ static const rigor_plugin_t nccl_plugin = {
     .mark_read = nccl_mark_read,
     .metrics_read = nccl_metrics_read,
     .warm_points = nccl_warm_points,
+    .capabilities = RIGOR_CAP_DECLARED | RIGOR_CAP_ASYNC | RIGOR_CAP_VALIDATES |
+                    RIGOR_CAP_DEVICE_MARKS | RIGOR_CAP_READS_METRICS | RIGOR_CAP_IDENTITY |
+                    RIGOR_CAP_TELEMETRY | RIGOR_CAP_WARMUP_SIZES,
 };
 
 RIGOR_EXPORT const rigor_plugin_t *rigor_plugin_get(uint32_t index) {

@@ -425,6 +425,7 @@ static const rigor_plugin_t x280_plugin = {
     .validate = x280_validate,
     .fini = x280_fini,
     .identity = x280_identity,
+    .capabilities = RIGOR_CAP_DECLARED | RIGOR_CAP_VALIDATES | RIGOR_CAP_IDENTITY,
 };
 
 RIGOR_EXPORT const rigor_plugin_t *rigor_plugin_get(uint32_t index) {

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capabilities.h"
 #include "cli.h"
 #include "describe.h"
 #include "loader.h"
@@ -86,6 +87,10 @@ static void print_text(FILE *out, const rigor_loaded_t *l) {
   if (d->primary_metric)
     fprintf(out, "\nprimary figure: %s (what report, gate, contrasts, compare and rounds judge)\n",
             d->primary_metric);
+  char caps[512];
+  rigor_caps_describe(d->capabilities, caps, sizeof caps);
+  fprintf(out, "\ncapabilities: %s (%s)\n", caps,
+          d->capabilities & RIGOR_CAP_DECLARED ? "declared" : "inferred from its hooks");
 }
 
 static const char about[] =
