@@ -138,7 +138,7 @@ int rigor_cmd_plugins(int argc, char **argv) {
   static const char *const none[] = {NULL};
   search.extra_dirs = dirs.v ? dirs.v : none;
   FILE *out = code < 0 ? rigor_output_open(&cmd, out_path) : NULL;
-  if (code < 0 && !out) code = RIGOR_EXIT_USAGE;
+  if (code < 0 && !out) code = RIGOR_EXIT_CANNOT_WRITE;
   if (code >= 0) goto done;
   code = RIGOR_EXIT_OK;
   if (names.n) {
@@ -168,7 +168,7 @@ int rigor_cmd_plugins(int argc, char **argv) {
     if (n == 0 && !names_only) fprintf(stderr, "rigor plugins: no plugins found\n");
   }
   if (rigor_output_close(&cmd, out_path, out) && code == RIGOR_EXIT_OK)
-    code = RIGOR_EXIT_RUN_FAILED;
+    code = RIGOR_EXIT_CANNOT_WRITE;
 done:
   rigor_strings_free(&dirs);
   rigor_strings_free(&names);
