@@ -1,6 +1,6 @@
-/* Malformed results files through `rigor report`, `rigor compare` and `rigor run --resume`: each
- * is refused with its exact file:line:col message and exit status 2, and --resume leaves the file
- * as it was. */
+/* Malformed results files through `rigor report`, `rigor compare`, `rigor rounds` and
+ * `rigor run --resume`: each is refused with its exact file:line:col message and exit status 2,
+ * and --resume leaves the file as it was. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -98,6 +98,18 @@ static void test_compare_refuses_each_side(void **st) {
     const char *as_candidate[] = {"compare", "valid.jsonl", cases[i].file, NULL};
     r = rigor_exec(CORPUS, as_candidate);
     assert_refused(&r, "compare", cases[i].message);
+    cmd_result_free(&r);
+  }
+}
+
+/* Rounds read each file as report does: one that cannot be read is refused whole, in the same
+ * words, and never taken for an invalid round. */
+static void test_rounds_refuses_each(void **st) {
+  (void)st;
+  for (size_t i = 0; i < N_CASES; i++) {
+    const char *args[] = {"rounds", "valid.jsonl", cases[i].file, NULL};
+    cmd_result_t r = rigor_exec(CORPUS, args);
+    assert_refused(&r, "rounds", cases[i].message);
     cmd_result_free(&r);
   }
 }
@@ -206,6 +218,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_report_refuses_each),
       cmocka_unit_test(test_compare_refuses_each_side),
+      cmocka_unit_test(test_rounds_refuses_each),
       cmocka_unit_test(test_valid_file_reports),
       cmocka_unit_test(test_tolerated_damage_is_counted_once),
       cmocka_unit_test(test_resume_refuses_damaged_file),
