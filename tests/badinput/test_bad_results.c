@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <jansson.h>
 
 #include "support.h"
 
@@ -159,6 +160,31 @@ static void test_tolerated_damage_is_counted_once(void **st) {
   cmd_result_free(&good);
 }
 
+/* Samples whose time is zero or negative, though marked ok, are invalid samples: counted as
+ * such, never a figure (valid.jsonl with three times made -115 ns, -22.5 ns and 0). */
+static void test_nonpositive_times_are_invalid_samples(void **st) {
+  (void)st;
+  const char *args[] = {"report", "time_nonpositive.jsonl", "--format", "json", NULL};
+  cmd_result_t r = rigor_exec(CORPUS, args);
+  assert_int_equal(r.exit_code, 0);
+  json_error_t jerr;
+  json_t *doc = json_loads(r.out, 0, &jerr);
+  assert_non_null(doc);
+  json_t *rows = json_object_get(json_array_get(json_object_get(doc, "experiments"), 0), "rows");
+  assert_int_equal(json_array_size(rows), 4);
+  const struct { int invalid, n; } expected[] = {{2, 0}, {0, 2}, {1, 1}, {0, 2}};
+  for (size_t i = 0; i < 4; i++) {
+    json_t *row = json_array_get(rows, i);
+    assert_int_equal(json_integer_value(json_object_get(row, "invalid")), expected[i].invalid);
+    json_t *time = json_object_get(row, "time_s");
+    assert_int_equal(json_integer_value(json_object_get(time, "n")), expected[i].n);
+    json_t *min = json_object_get(time, "min");
+    if (json_is_number(min)) assert_true(json_number_value(min) > 0);
+  }
+  json_decref(doc);
+  cmd_result_free(&r);
+}
+
 static char *slurp(const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");
   assert_non_null(f);
@@ -219,6 +245,7 @@ int main(void) {
       cmocka_unit_test(test_report_refuses_each),
       cmocka_unit_test(test_compare_refuses_each_side),
       cmocka_unit_test(test_rounds_refuses_each),
+      cmocka_unit_test(test_nonpositive_times_are_invalid_samples),
       cmocka_unit_test(test_valid_file_reports),
       cmocka_unit_test(test_tolerated_damage_is_counted_once),
       cmocka_unit_test(test_resume_refuses_damaged_file),
