@@ -263,7 +263,7 @@ typedef struct rigor_plugin {
    * none). */
   int (*metrics_read)(rigor_ctx_t *ctx, void *state, const void *point, double *values);
 
-  /* Appended in rigor 0.1.0 (ABI 1), before its first release: warm_points with
+  /* Appended in rigor 0.1.0 (ABI 1), after its first descriptor: warm_points with
    * timing.warmup_sizes, then check_params, commands and declare_metrics with the exec plugin.
    * A descriptor whose `size` ends before here reads the fields below as NULL. */
 
@@ -291,14 +291,14 @@ typedef struct rigor_plugin {
    * a run's base params, in the run's process before init and by the parent for the experiment
    * record. Fill at most cap entries and return the count; names must differ from the table's. */
   int (*declare_metrics)(const void *params, rigor_metric_decl_t *out, uint32_t cap);
-  /* Appended in rigor 0.1.0 (ABI 1), before its first release, with the primary metric: read
+  /* Appended in rigor 0.1.0 (ABI 1), after its first descriptor, with the primary metric: read
    * as NULL from plugins built before it. */
   /* The name of one of `metrics` that is this plugin's figure of merit (pto_vf: the VF total in
    * cycles). Report, gate, contrasts, compare and rounds judge it, in the direction its `better`
    * says, instead of the window time, which stays reported. NULL: the window time. */
   const char *primary_metric;
 
-  /* Appended in rigor 0.1.0 (ABI 1), before its first release: read as 0 (inferred) from plugins
+  /* Appended in rigor 0.1.0 (ABI 1), after its first descriptor: read as 0 (inferred) from plugins
    * built before it. */
   /* enum rigor_plugin_caps bits, with RIGOR_CAP_DECLARED; 0 lets the core infer them. */
   uint32_t capabilities;
