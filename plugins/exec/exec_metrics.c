@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exec_match.h"
+
 int exec_metrics_compile(const exec_spec_t *s, exec_metric_t **out, char *err, size_t errlen) {
   *out = calloc(s->n_metrics + 1, sizeof **out);
   if (!*out) return snprintf(err, errlen, "out of memory"), RIGOR_ENOMEM;
@@ -27,14 +29,14 @@ void exec_metrics_free(exec_metric_t *m, size_t n) {
   free(m);
 }
 
-double exec_metric_value(const exec_metric_t *m, const char *text) {
+double exec_metric_value(const exec_metric_t *m, const char *text, size_t len) {
   regmatch_t g[2];
-  if (regexec(&m->re, text, 2, g, 0) != 0 || g[1].rm_so < 0) return NAN;
+  if (!exec_match_groups(&m->re, text, len, g, 2) || g[1].rm_so < 0) return NAN;
   char number[128];
-  size_t len = (size_t)(g[1].rm_eo - g[1].rm_so);
-  if (len == 0 || len >= sizeof number) return NAN;
-  memcpy(number, text + g[1].rm_so, len);
-  number[len] = '\0';
+  size_t digits = (size_t)(g[1].rm_eo - g[1].rm_so);
+  if (digits == 0 || digits >= sizeof number) return NAN;
+  memcpy(number, text + g[1].rm_so, digits);
+  number[digits] = '\0';
   char *end = NULL;
   double v = strtod(number, &end);
   while (end && (*end == ' ' || *end == '\t'))

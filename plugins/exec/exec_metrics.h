@@ -15,7 +15,8 @@ typedef struct exec_metric {
 /* Compiles every metric of s (the spec stays alive as long as the metrics). */
 int exec_metrics_compile(const exec_spec_t *s, exec_metric_t **out, char *err, size_t errlen);
 void exec_metrics_free(exec_metric_t *m, size_t n);
-/* The number in group 1 of the first match, NaN when nothing matches or it is not a number. */
-double exec_metric_value(const exec_metric_t *m, const char *text);
+/* The number in group 1 of the first match in text[0, len) (NUL bytes are output like any other),
+ * NaN when nothing matches or it is not a number. */
+double exec_metric_value(const exec_metric_t *m, const char *text, size_t len);
 
 #endif

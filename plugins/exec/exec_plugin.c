@@ -1,5 +1,4 @@
 #include <errno.h>
-#include <ftw.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +7,9 @@
 #include <unistd.h>
 
 #include "exec_config.h"
+#include "exec_match.h"
 #include "exec_state.h"
+#include "exec_tmp.h"
 #include "rigor/plugin.h"
 #include "rigor/plugin_identity.h"
 
@@ -42,8 +43,8 @@ static bool succeeded(const exec_result_t *r, int64_t expect) {
 
 /* The last bytes of a stream on one line, for a record's detail. */
 static void tail_line(exec_sink_t *s, size_t keep, char *out, size_t cap) {
-  const char *text = exec_sink_text(s);
-  size_t len = strlen(text);
+  const char *text = s->buf;
+  size_t len = s->len; /* a NUL byte shows as a space, as other control bytes do */
   while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == ' '))
     len--;
   size_t from = len > keep ? len - keep : 0;
@@ -100,12 +101,6 @@ static int run_hook_once_each(exec_state_t *st, int h) {
   return 0;
 }
 
-static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw) {
-  (void)sb, (void)flag, (void)ftw;
-  remove(path);
-  return 0;
-}
-
 static void exec_fini(rigor_ctx_t *ctx, void *state) {
   (void)ctx;
   exec_state_t *st = state;
@@ -119,7 +114,7 @@ static void exec_fini(rigor_ctx_t *ctx, void *state) {
   exec_sink_close(&st->err);
   exec_sink_close(&st->hook_err);
   exec_spawner_close(&st->sp);
-  if (st->tmp[0]) nftw(st->tmp, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+  exec_tmp_remove(st->tmp);
   free(st);
 }
 
@@ -233,14 +228,11 @@ static int exec_init(rigor_ctx_t *ctx, const rigor_host_t *host, const void *par
   st->ctx = ctx;
   st->host = host;
   st->points = points;
-  const char *tmpdir = getenv("TMPDIR");
-  snprintf(st->tmp, sizeof st->tmp, "%s/rigor-exec-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-  int rc = 0;
-  if (!mkdtemp(st->tmp)) {
-    rc = host->error(ctx, RIGOR_EIO, "exec: cannot create a scratch folder %s: %s", st->tmp,
-                     strerror(errno));
-    st->tmp[0] = '\0';
-  }
+  int rc = exec_tmp_make(st->tmp, sizeof st->tmp);
+  if (rc < 0)
+    rc = host->error(ctx, RIGOR_EIO, "exec: cannot create a scratch folder in %s: %s",
+                     getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
+                     strerror(-rc));
   if (!rc) rc = prepare_points(st, points);
   for (uint32_t i = 1; !rc && i < st->n_pts; i++)
     if (!exec_same_checks(st->pts[0].spec.p, st->pts[i].spec.p))
@@ -325,8 +317,7 @@ static int exec_validate(rigor_ctx_t *ctx, void *state, const void *point, rigor
     check->wrong = 1;
     snprintf(detail, sizeof detail, "no execution ran in the window");
   }
-  if (check->wrong == 0 && st->have_expect &&
-      regexec(&st->expect, exec_sink_text(&st->out), 0, NULL, 0) != 0) {
+  if (check->wrong == 0 && st->have_expect && !exec_match(&st->expect, st->out.buf, st->out.len)) {
     char tail[96];
     tail_line(&st->out, sizeof tail - 1, tail, sizeof tail);
     check->wrong = 1;
@@ -355,7 +346,7 @@ static int exec_metrics_read(rigor_ctx_t *ctx, void *state, const void *point, d
   values[0] = st->spawn_s;
   for (size_t k = 0; k < st->n_metrics; k++) {
     exec_sink_t *from = st->metrics[k].spec->from_stderr ? &st->err : &st->out;
-    values[1 + k] = from->buf ? exec_metric_value(&st->metrics[k], exec_sink_text(from)) : NAN;
+    values[1 + k] = from->buf ? exec_metric_value(&st->metrics[k], from->buf, from->len) : NAN;
   }
   return 0;
 }
@@ -396,6 +387,9 @@ static const rigor_plugin_t exec_plugin = {
     .check_params = exec_check_params,
     .commands = exec_commands,
     .declare_metrics = exec_declare_metrics,
+    .capabilities = RIGOR_CAP_DECLARED | RIGOR_CAP_VALIDATES | RIGOR_CAP_IDENTITY |
+                    RIGOR_CAP_READS_METRICS | RIGOR_CAP_CHECKS_PARAMS | RIGOR_CAP_LISTS_COMMANDS |
+                    RIGOR_CAP_DECLARES_METRICS,
 };
 
 RIGOR_EXPORT const rigor_plugin_t *rigor_plugin_get(uint32_t index) {

@@ -33,11 +33,6 @@ void exec_sink_close(exec_sink_t *s) {
   memset(s, 0, sizeof *s);
 }
 
-const char *exec_sink_text(exec_sink_t *s) {
-  s->buf[s->len] = '\0';
-  return s->buf;
-}
-
 static void sink_reset(exec_sink_t *s) {
   if (!s) return;
   s->len = 0;
@@ -110,9 +105,14 @@ static int child_main(void *arg) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() != a->parent) _exit(127);
   const exec_cmd_t *c = a->c;
-  int in = c->stdin_path ? open(c->stdin_path, O_RDONLY | O_CLOEXEC) : a->devnull;
+  /* The parent waits (CLONE_VFORK) until execve, so nothing here may block: a FIFO without a
+   * writer would hold both before the timeout starts. Opened without waiting, then read as
+   * usual; a program that reads before a writer comes sees end of file. */
+  int in = c->stdin_path ? open(c->stdin_path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) : a->devnull;
   a->step = "open stdin";
-  if (in < 0 || move_to(in, STDIN_FILENO) < 0) goto failed;
+  if (in < 0 || (c->stdin_path && fcntl(in, F_SETFL, fcntl(in, F_GETFL) & ~O_NONBLOCK) < 0) ||
+      move_to(in, STDIN_FILENO) < 0)
+    goto failed;
   a->step = "redirect output";
   if (move_to(a->out_fd, STDOUT_FILENO) < 0 || move_to(a->err_fd, STDERR_FILENO) < 0) goto failed;
   a->step = "chdir";

@@ -33,8 +33,6 @@ typedef struct exec_result {
 
 int exec_sink_open(exec_sink_t *s, size_t keep);
 void exec_sink_close(exec_sink_t *s);
-/* The kept text, NUL-terminated. */
-const char *exec_sink_text(exec_sink_t *s);
 
 int exec_spawner_open(exec_spawner_t *sp);
 void exec_spawner_close(exec_spawner_t *sp);

@@ -363,6 +363,9 @@ static const rigor_plugin_t nccl_plugin = {
     .metrics_read = nccl_metrics_read,
     .warm_points = nccl_warm_points,
     .check_params = nccl_check_params,
+    .capabilities = RIGOR_CAP_DECLARED | RIGOR_CAP_CHECKS_PARAMS | RIGOR_CAP_ASYNC | RIGOR_CAP_VALIDATES |
+                    RIGOR_CAP_DEVICE_MARKS | RIGOR_CAP_READS_METRICS | RIGOR_CAP_IDENTITY |
+                    RIGOR_CAP_TELEMETRY | RIGOR_CAP_WARMUP_SIZES,
 };
 
 RIGOR_EXPORT const rigor_plugin_t *rigor_plugin_get(uint32_t index) {

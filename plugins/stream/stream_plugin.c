@@ -500,6 +500,8 @@ static const rigor_plugin_t stream_plugin = {
     .identity = stream_identity,
     .metrics_read = stream_metrics_read,
     .check_params = stream_check_params,
+    .capabilities =
+        RIGOR_CAP_DECLARED | RIGOR_CAP_CHECKS_PARAMS | RIGOR_CAP_VALIDATES | RIGOR_CAP_IDENTITY | RIGOR_CAP_READS_METRICS,
 };
 
 RIGOR_EXPORT const rigor_plugin_t *rigor_plugin_get(uint32_t index) {

@@ -454,6 +454,7 @@ static const rigor_plugin_t x280_plugin = {
     .fini = x280_fini,
     .identity = x280_identity,
     .check_params = x280_check_params,
+    .capabilities = RIGOR_CAP_DECLARED | RIGOR_CAP_CHECKS_PARAMS | RIGOR_CAP_VALIDATES | RIGOR_CAP_IDENTITY,
 };
 
 RIGOR_EXPORT const rigor_plugin_t *rigor_plugin_get(uint32_t index) {

@@ -1,6 +1,6 @@
-/* Malformed results files through `rigor report`, `rigor compare` and `rigor run --resume`: each
- * is refused with its exact file:line:col message and exit status 2, and --resume leaves the file
- * as it was. */
+/* Malformed results files through `rigor report`, `rigor compare`, `rigor rounds` and
+ * `rigor run --resume`: each is refused with its exact file:line:col message and exit status 2,
+ * and --resume leaves the file as it was. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <jansson.h>
 
 #include "support.h"
 
@@ -102,6 +103,18 @@ static void test_compare_refuses_each_side(void **st) {
   }
 }
 
+/* Rounds read each file as report does: one that cannot be read is refused whole, in the same
+ * words, and never taken for an invalid round. */
+static void test_rounds_refuses_each(void **st) {
+  (void)st;
+  for (size_t i = 0; i < N_CASES; i++) {
+    const char *args[] = {"rounds", "valid.jsonl", cases[i].file, NULL};
+    cmd_result_t r = rigor_exec(CORPUS, args);
+    assert_refused(&r, "rounds", cases[i].message);
+    cmd_result_free(&r);
+  }
+}
+
 static void test_valid_file_reports(void **st) {
   (void)st;
   const char *args[] = {"report", "valid.jsonl", NULL};
@@ -145,6 +158,31 @@ static void test_tolerated_damage_is_counted_once(void **st) {
   assert_int_equal(rows, rows_good);
   cmd_result_free(&r);
   cmd_result_free(&good);
+}
+
+/* Samples whose time is zero or negative, though marked ok, are invalid samples: counted as
+ * such, never a figure (valid.jsonl with three times made -115 ns, -22.5 ns and 0). */
+static void test_nonpositive_times_are_invalid_samples(void **st) {
+  (void)st;
+  const char *args[] = {"report", "time_nonpositive.jsonl", "--format", "json", NULL};
+  cmd_result_t r = rigor_exec(CORPUS, args);
+  assert_int_equal(r.exit_code, 0);
+  json_error_t jerr;
+  json_t *doc = json_loads(r.out, 0, &jerr);
+  assert_non_null(doc);
+  json_t *rows = json_object_get(json_array_get(json_object_get(doc, "experiments"), 0), "rows");
+  assert_int_equal(json_array_size(rows), 4);
+  const struct { int invalid, n; } expected[] = {{2, 0}, {0, 2}, {1, 1}, {0, 2}};
+  for (size_t i = 0; i < 4; i++) {
+    json_t *row = json_array_get(rows, i);
+    assert_int_equal(json_integer_value(json_object_get(row, "invalid")), expected[i].invalid);
+    json_t *time = json_object_get(row, "time_s");
+    assert_int_equal(json_integer_value(json_object_get(time, "n")), expected[i].n);
+    json_t *min = json_object_get(time, "min");
+    if (json_is_number(min)) assert_true(json_number_value(min) > 0);
+  }
+  json_decref(doc);
+  cmd_result_free(&r);
 }
 
 static char *slurp(const char *path, size_t *len) {
@@ -206,6 +244,8 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_report_refuses_each),
       cmocka_unit_test(test_compare_refuses_each_side),
+      cmocka_unit_test(test_rounds_refuses_each),
+      cmocka_unit_test(test_nonpositive_times_are_invalid_samples),
       cmocka_unit_test(test_valid_file_reports),
       cmocka_unit_test(test_tolerated_damage_is_counted_once),
       cmocka_unit_test(test_resume_refuses_damaged_file),

@@ -343,10 +343,34 @@ static void test_output_on_every_writer(void **state) {
     free(written);
     result_free(&r);
   }
-  result_t r = rigor("plan a.yaml -o /nonexistent/dir/p.txt");
-  assert_int_equal(r.rc, 2);
-  ASSERT_HAS(r.err, "rigor plan: cannot write /nonexistent/dir/p.txt");
+}
+
+/* An output that cannot be opened exits 1 on every command, as the exit-code table says; a path
+ * under a regular file cannot be opened by anyone, root included. */
+static void test_unwritable_output_exits_one_everywhere(void **state) {
+  (void)state;
+  static const char *const writers[] = {
+      "plan a.yaml",
+      "config a.yaml",
+      "report a.jsonl",
+      "compare a.jsonl a.jsonl",
+      "rounds a.jsonl a.jsonl",
+      "plugins --names",
+      "check --format json",
+      "store ls --db s.db",
+      "history --db s.db",
+      "store export --db s.db",
+  };
+  result_t r = rigor("store add a.jsonl --db s.db --commit c1 -q");
+  assert_int_equal(r.rc, 0);
   result_free(&r);
+  for (size_t i = 0; i < sizeof writers / sizeof *writers; i++) {
+    r = rigor("%s -o a.yaml/w.txt", writers[i]);
+    if (r.rc != 1)
+      fail_msg("rigor %s -o a.yaml/w.txt: exit %d, not 1\n%s", writers[i], r.rc, r.err);
+    ASSERT_HAS(r.err, "cannot write a.yaml/w.txt");
+    result_free(&r);
+  }
 }
 
 static void test_validate_and_plan_take_several_files(void **state) {
@@ -433,6 +457,27 @@ static void test_rounds_refuses_an_unknown_metric(void **state) {
   result_free(&r);
 }
 
+/* Several files: one missing, malformed or an experiment file is refused whole (exit 2, naming
+ * it), never taken for an invalid round. */
+static void test_rounds_refuses_unreadable_files(void **state) {
+  (void)state;
+  write_text("garbage.jsonl", "not a results file\n");
+  static const struct {
+    const char *file, *message;
+  } unreadable[] = {
+      {"missing.jsonl", "rigor rounds: missing.jsonl: cannot open results file"},
+      {"garbage.jsonl", "rigor rounds: garbage.jsonl:1:"},
+      {"a.yaml", "rigor rounds: a.yaml: this is an experiment file"},
+  };
+  for (size_t i = 0; i < sizeof unreadable / sizeof *unreadable; i++) {
+    result_t r = rigor("rounds a.jsonl %s a.jsonl", unreadable[i].file);
+    if (r.rc != 2) fail_msg("rounds with %s: exit %d, not 2", unreadable[i].file, r.rc);
+    ASSERT_HAS(r.err, unreadable[i].message);
+    assert_string_equal(r.out, "");
+    result_free(&r);
+  }
+}
+
 static void test_report_of_an_experiment_file(void **state) {
   (void)state;
   result_t r = rigor("report a.yaml");
@@ -474,9 +519,11 @@ int main(void) {
       cmocka_unit_test(test_did_you_mean),
       cmocka_unit_test(test_equals_and_space_forms_agree),
       cmocka_unit_test(test_output_on_every_writer),
+      cmocka_unit_test(test_unwritable_output_exits_one_everywhere),
       cmocka_unit_test(test_validate_and_plan_take_several_files),
       cmocka_unit_test(test_help_lists_every_option),
       cmocka_unit_test(test_rounds_refuses_an_unknown_metric),
+      cmocka_unit_test(test_rounds_refuses_unreadable_files),
       cmocka_unit_test(test_report_of_an_experiment_file),
       cmocka_unit_test(test_completion_offers_the_options_help_lists),
   };

@@ -127,6 +127,29 @@ static void test_separator_in_a_label_is_refused_at_the_label(void **state) {
                "label without '=' or ', '");
 }
 
+/* Build labels obey the same rule, whether the file gives them or --build does. */
+static void test_separator_in_a_build_label_is_refused(void **state) {
+  (void)state;
+  expect_error("  build:\n    - {label: 'p, q', plugin_path: " RIGOR_TEST_PLUGIN_DIR "}\n"
+               "    - {label: r, plugin_path: " RIGOR_TEST_PLUGIN_DIR "}\n",
+               "bad.yaml:6:7: label 'p, q' of axis 'build' holds ', ', which separates one axis "
+               "from the next in variant labels ('build=p, q'); choose a label without '=' or "
+               "', '");
+
+  char *path = write_file(dir, "plain.yaml", "schema: 1\nname: labels\nplugin: cfgfix\n");
+  const rigor_build_opt_t builds[] = {{"b, x", RIGOR_TEST_PLUGIN_DIR},
+                                      {"c", RIGOR_TEST_PLUGIN_DIR}};
+  const rigor_config_opts_t with_builds = {.builds = builds, .n_builds = 2};
+  rigor_config_t *cfg = NULL;
+  char err[4096] = "";
+  assert_int_equal(load(path, &with_builds, &cfg, err, sizeof err), RIGOR_ECONFIG);
+  assert_null(cfg);
+  if (!strstr(err, "--build b, x=" RIGOR_TEST_PLUGIN_DIR ": label 'b, x' of axis 'build' holds "
+                   "', ', which separates one axis from the next"))
+    fail_msg("got: %s", err);
+  free(path);
+}
+
 static void test_separator_in_a_formatted_value_is_refused_at_the_value(void **state) {
   (void)state;
   expect_error("  count: [1, 2]\n  note: [plain, 'x=1']\n",
@@ -168,6 +191,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_labels_split_back_into_axes),
       cmocka_unit_test(test_separator_in_a_label_is_refused_at_the_label),
+      cmocka_unit_test(test_separator_in_a_build_label_is_refused),
       cmocka_unit_test(test_separator_in_a_formatted_value_is_refused_at_the_value),
       cmocka_unit_test(test_values_that_format_alike_are_refused),
   };

@@ -365,8 +365,31 @@ static void test_store_commands(void **state) {
   /* The export is a results file rigor reads like any other. */
   assert_int_equal(sh(f, RIGOR_EXE " report '%s'", out), 0);
   expect_output(f, "kernels=triad");
-  assert_int_equal(sh(f, RIGOR_EXE " store export --db '%s' -o '%s'", f->url, out), 2);
+  assert_int_equal(sh(f, RIGOR_EXE " store export --db '%s' -o '%s'", f->url, out), 1);
   expect_output(f, "exists: a results file is never overwritten");
+  /* A selection that matches nothing is an error that names it, and leaves no file. */
+  remove(out);
+  assert_int_equal(sh(f,
+                      RIGOR_EXE " store export --db '%s' --commit nope --experiment hist -o '%s'",
+                      f->url, out),
+                   2);
+  expect_output(f, "rigor store export: no stored runs match commit 'nope' and experiment 'hist'");
+  struct stat st;
+  assert_int_not_equal(stat(out, &st), 0);
+  /* Dates outside the years 1 to 9999, or days the month lacks, are refused, not stored. */
+  static const char *const bad_dates[] = {"@99999999999999",      "@-99999999999999",
+                                          "@9223372036854775808", "0000-01-01",
+                                          "2024-02-30",           "2023-02-29T12:00Z"};
+  for (size_t i = 0; i < sizeof bad_dates / sizeof *bad_dates; i++) {
+    assert_int_equal(sh(f, RIGOR_EXE " store add '%s' --db '%s' --commit abcdef2 --date '%s'", path,
+                        f->url, bad_dates[i]),
+                     2);
+    expect_output(f, "is not an ISO-8601 date of the years 1 to 9999");
+  }
+  assert_int_equal(sh(f,
+                      RIGOR_EXE " store add '%s' --db '%s' --commit abcdef2 --date 2024-02-29 -q",
+                      path, f->url),
+                   0); /* a leap day is a day */
   /* A cut file: refused by line and column, exit 2. */
   FILE *fp = fopen(path, "a");
   fputs("{\"schema\":\"rigor.result/1\",\"type\":\"sam", fp);

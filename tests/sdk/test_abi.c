@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "capabilities.h"
 #include "loader.h"
 #include "sdk_util.h"
 
@@ -240,6 +241,103 @@ static void test_primary_metric_must_be_declared(void **state) {
                       "metrics");
 }
 
+/* A plugin built before the capabilities field reads 0 there: the core infers them from its
+ * hooks as it always did, and says so. */
+static void test_capabilities_inferred_without_the_field(void **state) {
+  (void)state;
+  rigor_loaded_t *p = NULL;
+  char err[1024] = "";
+  assert_int_equal(rigor_plugin_load("sdk_pre_hooks", &fixture_search, &p, err, sizeof err), 0);
+  assert_int_equal(p->desc.capabilities, RIGOR_CAP_READS_METRICS | RIGOR_CAP_IDENTITY |
+                                             RIGOR_CAP_TELEMETRY | RIGOR_CAP_DEVICE_MARKS |
+                                             RIGOR_CAP_WARMUP_SIZES);
+  rigor_plugin_unload(p);
+  assert_int_equal(rigor_plugin_load("sdk_old_size", &fixture_search, &p, err, sizeof err), 0);
+  assert_int_equal(p->desc.capabilities, 0);
+  rigor_plugin_unload(p);
+
+  char *out = NULL;
+  int rc = sdk_run(RIGOR_EXE " plugins sdk_pre_hooks --plugin-path " RIGOR_TEST_PLUGIN_DIR, &out);
+  assert_int_equal(rc, 0);
+  assert_non_null(strstr(out, "capabilities: device marks, reads metrics, identity, telemetry, "
+                              "warmup sizes (inferred from its hooks)"));
+  free(out);
+}
+
+/* A plugin that declares them is taken at its word, and `rigor plugins` says so. */
+static void test_capabilities_declared_are_kept(void **state) {
+  (void)state;
+  rigor_loaded_t *p = NULL;
+  char err[1024] = "";
+  assert_int_equal(rigor_plugin_load("sdk_caps", &fixture_search, &p, err, sizeof err), 0);
+  assert_int_equal(p->desc.capabilities, RIGOR_CAP_DECLARED | RIGOR_CAP_IDENTITY |
+                                             RIGOR_CAP_TELEMETRY | RIGOR_CAP_DEVICE_MARKS |
+                                             RIGOR_CAP_READS_METRICS | RIGOR_CAP_WARMUP_SIZES);
+  rigor_plugin_unload(p);
+
+  char *out = NULL;
+  int rc = sdk_run(RIGOR_EXE " plugins sdk_caps --plugin-path " RIGOR_TEST_PLUGIN_DIR, &out);
+  assert_int_equal(rc, 0);
+  assert_non_null(strstr(out, "capabilities: device marks, reads metrics, identity, telemetry, "
+                              "warmup sizes (declared)"));
+  free(out);
+}
+
+/* A declaration that disagrees with the hooks, either way, or that sets bits this rigor does not
+ * know, is refused with the capability and the hook named. */
+static void test_capabilities_that_disagree_are_refused(void **state) {
+  (void)state;
+  rigor_plugin_t d = {.abi_major = RIGOR_ABI_MAJOR,
+                      .size = sizeof d,
+                      .name = "caps",
+                      .init = noop_init,
+                      .prime = noop_prime,
+                      .run = noop_run,
+                      .fini = noop_fini,
+                      .capabilities = RIGOR_CAP_DECLARED};
+  rigor_plugin_t out;
+  char err[512] = "";
+  assert_int_equal(rigor_plugin_check(&d, "caps.so", &out, err, sizeof err), 0);
+  assert_int_equal(out.capabilities, RIGOR_CAP_DECLARED);
+
+  d.capabilities = RIGOR_CAP_DECLARED | RIGOR_CAP_ASYNC;
+  assert_int_equal(rigor_plugin_check(&d, "caps.so", &out, err, sizeof err), RIGOR_EABI);
+  assert_string_equal(err, "caps.so: plugin 'caps' declares RIGOR_CAP_ASYNC but has no complete "
+                           "hook");
+
+  d.capabilities = RIGOR_CAP_DECLARED;
+  d.complete = noop_prime;
+  assert_int_equal(rigor_plugin_check(&d, "caps.so", &out, err, sizeof err), RIGOR_EABI);
+  assert_string_equal(err, "caps.so: plugin 'caps' has a complete hook but does not declare "
+                           "RIGOR_CAP_ASYNC");
+
+  d.capabilities = RIGOR_CAP_ASYNC; /* without RIGOR_CAP_DECLARED */
+  assert_int_equal(rigor_plugin_check(&d, "caps.so", &out, err, sizeof err), RIGOR_EABI);
+  assert_non_null(strstr(err, "RIGOR_CAP_DECLARED"));
+
+  d.capabilities = RIGOR_CAP_DECLARED | RIGOR_CAP_ASYNC | (1u << 30);
+  assert_int_equal(rigor_plugin_check(&d, "caps.so", &out, err, sizeof err), RIGOR_EABI);
+  assert_non_null(strstr(err, "does not read"));
+}
+
+/* Every shipped plugin declares its capabilities, and they are those of its hooks. */
+static void test_shipped_plugins_declare_capabilities(void **state) {
+  (void)state;
+  static const char *const dirs[] = {RIGOR_PLUGIN_DIR, NULL};
+  const rigor_plugin_search_t shipped = {.extra_dirs = dirs, .exclusive = true};
+  rigor_loaded_t **list = NULL;
+  size_t n = 0;
+  assert_int_equal(rigor_plugin_list(&shipped, &list, &n, NULL, NULL), 0);
+  assert_true(n >= 4);
+  for (size_t i = 0; i < n; i++) {
+    const rigor_plugin_t *d = &list[i]->desc;
+    if (!(d->capabilities & RIGOR_CAP_DECLARED)) fail_msg("%s declares no capabilities", d->name);
+    assert_int_equal(d->capabilities & ~(uint32_t)RIGOR_CAP_DECLARED, rigor_caps_inferred(d));
+    rigor_plugin_unload(list[i]);
+  }
+  free(list);
+}
+
 static void test_binary_describes_smaller_descriptor(void **state) {
   (void)state;
   char *out = NULL;
@@ -336,6 +434,10 @@ int main(void) {
       cmocka_unit_test(test_wrong_major_is_refused_naming_both_versions),
       cmocka_unit_test(test_missing_required_callback_is_named),
       cmocka_unit_test(test_primary_metric_must_be_declared),
+      cmocka_unit_test(test_capabilities_inferred_without_the_field),
+      cmocka_unit_test(test_capabilities_declared_are_kept),
+      cmocka_unit_test(test_capabilities_that_disagree_are_refused),
+      cmocka_unit_test(test_shipped_plugins_declare_capabilities),
       cmocka_unit_test(test_binary_describes_smaller_descriptor),
       cmocka_unit_test(test_binary_refuses_wrong_major),
       cmocka_unit_test(test_binary_refuses_missing_callback),

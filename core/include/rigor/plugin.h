@@ -182,6 +182,37 @@ enum {
   RIGOR_PLUGIN_RUNS_COMMANDS = 1u << 0, /* may execute external commands (needs --allow-commands) */
 };
 
+/* What a plugin can do, in rigor_plugin_t.capabilities, each bit backed by the hooks it names.
+ * 0 (every plugin built before the field) means "infer them from which hooks are present", as
+ * the core always did. A plugin that sets RIGOR_CAP_DECLARED says exactly what it does: the core
+ * refuses it when a declared capability lacks its hooks, when a hook is present without its
+ * capability, or when it sets bits this rigor does not know. */
+enum rigor_plugin_caps {
+  /* The bits below are the plugin's word, not inferred; set it even when no other bit is set. */
+  RIGOR_CAP_DECLARED = 1u << 0,
+  /* run() only issues the operations; complete() waits for them (a GPU stream, a queue). */
+  RIGOR_CAP_ASYNC = 1u << 1,
+  /* validate() checks the output of what ran, after the window. */
+  RIGOR_CAP_VALIDATES = 1u << 2,
+  /* mark() and mark_read() time each iteration on the device (timing.per_iteration uses them
+   * instead of the host clock). */
+  RIGOR_CAP_DEVICE_MARKS = 1u << 3,
+  /* metrics_read() gives one value per metric after the window. */
+  RIGOR_CAP_READS_METRICS = 1u << 4,
+  /* identity() names what was measured (a device, a driver) into the run's record. */
+  RIGOR_CAP_IDENTITY = 1u << 5,
+  /* telemetry() is sampled from another thread while the run goes on (thread-safe). */
+  RIGOR_CAP_TELEMETRY = 1u << 6,
+  /* warm_points() names the sizes of timing.warmup_sizes other than `points`. */
+  RIGOR_CAP_WARMUP_SIZES = 1u << 7,
+  /* check_params() checks what a schema cannot say, before anything runs. */
+  RIGOR_CAP_CHECKS_PARAMS = 1u << 8,
+  /* commands() lists the external commands of a RIGOR_PLUGIN_RUNS_COMMANDS plugin. */
+  RIGOR_CAP_LISTS_COMMANDS = 1u << 9,
+  /* declare_metrics() adds metrics that depend on the params. */
+  RIGOR_CAP_DECLARES_METRICS = 1u << 10,
+};
+
 typedef enum { RIGOR_MARK_BEGIN = 0, RIGOR_MARK_END = 1 } rigor_mark_kind_t;
 
 /* timing.warmup_sizes: the sizes the untimed warmup sweep runs. */
@@ -232,7 +263,9 @@ typedef struct rigor_plugin {
    * none). */
   int (*metrics_read)(rigor_ctx_t *ctx, void *state, const void *point, double *values);
 
-  /* Appended: descriptors whose `size` ends before here read the fields below as NULL. */
+  /* Appended in rigor 0.1.0 (ABI 1), after its first descriptor: warm_points with
+   * timing.warmup_sizes, then check_params, commands and declare_metrics with the exec plugin.
+   * A descriptor whose `size` ends before here reads the fields below as NULL. */
 
   /* Optional, in the child once after init and before the warmup sweep, only when
    * timing.warmup_sizes is not `points` (and timing.warmup > 0): fill `warm` with the params
@@ -258,11 +291,17 @@ typedef struct rigor_plugin {
    * a run's base params, in the run's process before init and by the parent for the experiment
    * record. Fill at most cap entries and return the count; names must differ from the table's. */
   int (*declare_metrics)(const void *params, rigor_metric_decl_t *out, uint32_t cap);
-  /* Appended: read as NULL from plugins built before it. */
+  /* Appended in rigor 0.1.0 (ABI 1), after its first descriptor, with the primary metric: read
+   * as NULL from plugins built before it. */
   /* The name of one of `metrics` that is this plugin's figure of merit (pto_vf: the VF total in
    * cycles). Report, gate, contrasts, compare and rounds judge it, in the direction its `better`
    * says, instead of the window time, which stays reported. NULL: the window time. */
   const char *primary_metric;
+
+  /* Appended in rigor 0.1.0 (ABI 1), after its first descriptor: read as 0 (inferred) from plugins
+   * built before it. */
+  /* enum rigor_plugin_caps bits, with RIGOR_CAP_DECLARED; 0 lets the core infer them. */
+  uint32_t capabilities;
 } rigor_plugin_t;
 
 /* The single exported symbol. */

@@ -1,4 +1,5 @@
 #include "loader.h"
+#include "capabilities.h"
 #include "suggest.h"
 #include "trust.h"
 
@@ -252,7 +253,7 @@ int rigor_plugin_check(const rigor_plugin_t *raw, const char *file, rigor_plugin
       return RIGOR_EABI;
     }
   }
-  return 0;
+  return rigor_caps_settle(out, file, err, errlen);
 }
 
 /* Opens one file and checks every descriptor it holds. */

@@ -12,6 +12,7 @@
 enum {
   RIGOR_EXIT_OK = 0,
   RIGOR_EXIT_RUN_FAILED = 1,
+  RIGOR_EXIT_CANNOT_WRITE = 1, /* the output (-o, standard output) cannot be opened or written */
   RIGOR_EXIT_USAGE = 2,
   RIGOR_EXIT_CHECK_FAILED = 3,
   RIGOR_EXIT_REGRESSION = 4,

@@ -47,14 +47,14 @@ int rigor_cmd_check(int argc, char **argv) {
     return RIGOR_EXIT_RUN_FAILED;
   }
   FILE *out = rigor_output_open(&cmd, out_path);
-  code = out ? RIGOR_EXIT_OK : RIGOR_EXIT_USAGE;
+  code = out ? RIGOR_EXIT_OK : RIGOR_EXIT_CANNOT_WRITE;
   if (out && fmt == 1) {
     json_dumpf(checks, out, JSON_INDENT(2));
     fputc('\n', out);
   } else if (out) {
     print_text(out, checks);
   }
-  if (out && rigor_output_close(&cmd, out_path, out)) code = RIGOR_EXIT_RUN_FAILED;
+  if (out && rigor_output_close(&cmd, out_path, out)) code = RIGOR_EXIT_CANNOT_WRITE;
   json_decref(checks);
   return code;
 }

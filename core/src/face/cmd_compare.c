@@ -63,7 +63,7 @@ static int compare_files(const compare_args_t *a) {
     rigor_comparison_vacuous_reason(c, why, sizeof why);
     code = bad_view  ? RIGOR_EXIT_USAGE
            : written ? exit_for(c->n_compared == 0, c->regression, c->failed, why)
-                     : RIGOR_EXIT_RUN_FAILED;
+                     : RIGOR_EXIT_CANNOT_WRITE;
     rigor_comparison_free(c);
   } else {
     fprintf(stderr, "rigor compare: out of memory\n");
@@ -149,7 +149,7 @@ static int compare_axis(const compare_args_t *a) {
          : written ? exit_for(compared == 0, regression, failed,
                               "no contrast has a complete block (both levels ran ok in the same "
                               "block)")
-                   : RIGOR_EXIT_RUN_FAILED;
+                   : RIGOR_EXIT_CANNOT_WRITE;
 done:
   for (size_t i = 0; i < n_sets; i++)
     rigor_contrasts_free(sets[i]);

@@ -72,13 +72,13 @@ int rigor_cmd_config(int argc, char **argv) {
     goto done;
   }
   FILE *out = rigor_output_open(&cmd, out_path);
-  code = out ? RIGOR_EXIT_OK : RIGOR_EXIT_USAGE;
+  code = out ? RIGOR_EXIT_OK : RIGOR_EXIT_CANNOT_WRITE;
   if (out) {
     if (base_hash)
       fprintf(out, "%s\n", hex);
     else
       print_config(cfg, canonical, out);
-    if (rigor_output_close(&cmd, out_path, out)) code = RIGOR_EXIT_RUN_FAILED;
+    if (rigor_output_close(&cmd, out_path, out)) code = RIGOR_EXIT_CANNOT_WRITE;
   }
   rigor_config_free(cfg);
 done:

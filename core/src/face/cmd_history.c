@@ -92,7 +92,7 @@ static int cmd_check(history_args_t *a) {
   if (!out) {
     rigor_history_free(h);
     rigor_store_close(s);
-    return RIGOR_EXIT_USAGE;
+    return RIGOR_EXIT_CANNOT_WRITE;
   }
   bool regression = false;
   char err[1024] = "";
@@ -103,7 +103,7 @@ static int cmd_check(history_args_t *a) {
   } else {
     rc = regression ? RIGOR_EXIT_REGRESSION : RIGOR_EXIT_OK;
   }
-  if (rigor_output_close(a->cmd, a->out, out)) rc = RIGOR_EXIT_RUN_FAILED;
+  if (rigor_output_close(a->cmd, a->out, out)) rc = RIGOR_EXIT_CANNOT_WRITE;
   rigor_history_free(h);
   rigor_store_close(s);
   return rc;
@@ -118,12 +118,12 @@ static int cmd_report(history_args_t *a) {
   if (rc) return rc;
   FILE *out = rigor_output_open(a->cmd, a->out);
   if (!out) {
-    rc = RIGOR_EXIT_USAGE;
+    rc = RIGOR_EXIT_CANNOT_WRITE;
   } else {
     rigor_doc_t *doc = rigor_history_doc(h);
     int wrc = doc ? writer->write(doc, out) : RIGOR_ENOMEM;
     rigor_doc_free(doc);
-    if (rigor_output_close(a->cmd, a->out, out) || wrc) rc = RIGOR_EXIT_RUN_FAILED;
+    if (rigor_output_close(a->cmd, a->out, out) || wrc) rc = RIGOR_EXIT_CANNOT_WRITE;
   }
   rigor_history_free(h);
   rigor_store_close(s);

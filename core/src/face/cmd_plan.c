@@ -164,7 +164,7 @@ int rigor_cmd_plan(int argc, char **argv) {
   for (size_t f = 0; cfgs && f < files.n; f++)
     if (rigor_config_args_load(&ca, files.v[f], &cfgs[f]) != RIGOR_EXIT_OK) code = RIGOR_EXIT_USAGE;
   FILE *out = code == RIGOR_EXIT_OK ? rigor_output_open(&cmd, out_path) : NULL;
-  if (code == RIGOR_EXIT_OK && !out) code = RIGOR_EXIT_USAGE;
+  if (code == RIGOR_EXIT_OK && !out) code = RIGOR_EXIT_CANNOT_WRITE;
   if (out) {
     bool first = true;
     for (size_t f = 0; f < files.n; f++)
@@ -172,7 +172,7 @@ int rigor_cmd_plan(int argc, char **argv) {
         if (!first) fprintf(out, "\n");
         print_experiment(out, &cfgs[f]->experiments[i]);
       }
-    if (rigor_output_close(&cmd, out_path, out)) code = RIGOR_EXIT_RUN_FAILED;
+    if (rigor_output_close(&cmd, out_path, out)) code = RIGOR_EXIT_CANNOT_WRITE;
   }
   for (size_t f = 0; cfgs && f < files.n; f++)
     rigor_config_free(cfgs[f]);

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capabilities.h"
 #include "cli.h"
 #include "describe.h"
 #include "loader.h"
@@ -86,6 +87,10 @@ static void print_text(FILE *out, const rigor_loaded_t *l) {
   if (d->primary_metric)
     fprintf(out, "\nprimary figure: %s (what report, gate, contrasts, compare and rounds judge)\n",
             d->primary_metric);
+  char caps[512];
+  rigor_caps_describe(d->capabilities, caps, sizeof caps);
+  fprintf(out, "\ncapabilities: %s (%s)\n", caps,
+          d->capabilities & RIGOR_CAP_DECLARED ? "declared" : "inferred from its hooks");
 }
 
 static const char about[] =
@@ -133,7 +138,7 @@ int rigor_cmd_plugins(int argc, char **argv) {
   static const char *const none[] = {NULL};
   search.extra_dirs = dirs.v ? dirs.v : none;
   FILE *out = code < 0 ? rigor_output_open(&cmd, out_path) : NULL;
-  if (code < 0 && !out) code = RIGOR_EXIT_USAGE;
+  if (code < 0 && !out) code = RIGOR_EXIT_CANNOT_WRITE;
   if (code >= 0) goto done;
   code = RIGOR_EXIT_OK;
   if (names.n) {
@@ -163,7 +168,7 @@ int rigor_cmd_plugins(int argc, char **argv) {
     if (n == 0 && !names_only) fprintf(stderr, "rigor plugins: no plugins found\n");
   }
   if (rigor_output_close(&cmd, out_path, out) && code == RIGOR_EXIT_OK)
-    code = RIGOR_EXIT_RUN_FAILED;
+    code = RIGOR_EXIT_CANNOT_WRITE;
 done:
   rigor_strings_free(&dirs);
   rigor_strings_free(&names);

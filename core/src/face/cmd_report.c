@@ -64,11 +64,12 @@ int rigor_cmd_report(int argc, char **argv) {
   FILE *out = rigor_output_open(&cmd, out_path);
   if (!out) {
     rigor_doc_free(doc);
+    code = RIGOR_EXIT_CANNOT_WRITE;
     goto done;
   }
   int rc = doc ? writer->write(doc, out) : RIGOR_ENOMEM;
   rigor_doc_free(doc);
-  code = rigor_output_close(&cmd, out_path, out) || rc ? RIGOR_EXIT_RUN_FAILED : RIGOR_EXIT_OK;
+  code = rigor_output_close(&cmd, out_path, out) || rc ? RIGOR_EXIT_CANNOT_WRITE : RIGOR_EXIT_OK;
 done:
   rigor_analysis_free(a);
   rigor_strings_free(&files);

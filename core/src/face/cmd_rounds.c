@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis.h"
 #include "cli.h"
 #include "rounds.h"
 #include "writers.h"
@@ -11,6 +12,24 @@ static const char about[] =
     "previous valid round and the best so far, invalid rounds skipped with their reason. One\n"
     "FILE whose matrix has an axis of several levels: its levels are the rounds (the first is\n"
     "the baseline).\n";
+
+/* A file that cannot be read as results is the caller's mistake, not an invalid round: each is
+ * loaded as report and compare load it, and refused in their words, before rounds are judged.
+ * Returns 0, or -1 after saying why. */
+static int every_file_readable(const rigor_strings_t *files) {
+  for (size_t i = 0; i < files->n; i++) {
+    rigor_analysis_t *a = NULL;
+    char err[2048] = "";
+    const char *path = files->v[i];
+    int rc = rigor_analysis_load(&path, 1, &a, err, sizeof err);
+    rigor_analysis_free(a);
+    if (rc != 0) {
+      fprintf(stderr, "rigor rounds: %s\n", err[0] ? err : "out of memory");
+      return -1;
+    }
+  }
+  return 0;
+}
 
 int rigor_cmd_rounds(int argc, char **argv) {
   const char *metric = NULL, *axis = NULL, *format = NULL, *out_path = NULL;
@@ -31,6 +50,10 @@ int rigor_cmd_rounds(int argc, char **argv) {
     rigor_strings_free(&files);
     return code;
   }
+  if (every_file_readable(&files) != 0) {
+    rigor_strings_free(&files);
+    return RIGOR_EXIT_USAGE;
+  }
   rigor_doc_t *doc = NULL;
   char err[2048] = "";
   int rc = rigor_rounds_doc(files.v, files.n, metric, axis, &doc, err, sizeof err);
@@ -41,10 +64,11 @@ int rigor_cmd_rounds(int argc, char **argv) {
     code = RIGOR_EXIT_USAGE;
   } else {
     FILE *out = rigor_output_open(&cmd, out_path);
-    code = RIGOR_EXIT_USAGE;
+    code = RIGOR_EXIT_CANNOT_WRITE;
     if (out) {
       int wrc = writer->write(doc, out);
-      code = rigor_output_close(&cmd, out_path, out) || wrc ? RIGOR_EXIT_RUN_FAILED : RIGOR_EXIT_OK;
+      code =
+          rigor_output_close(&cmd, out_path, out) || wrc ? RIGOR_EXIT_CANNOT_WRITE : RIGOR_EXIT_OK;
     }
   }
   rigor_doc_free(doc);

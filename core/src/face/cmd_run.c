@@ -59,6 +59,30 @@ static int exit_code(int rc, const rigor_tally_t *t) {
   return RIGOR_EXIT_OK;
 }
 
+/* Each distinct results file once: its report, and its rows against gate.expect. Returns how many
+ * rows fell below their expectation. */
+static size_t report_outputs(const rigor_config_t *cfg, bool report) {
+  size_t below = 0;
+  for (uint32_t i = 0; i < cfg->n_experiments; i++) {
+    bool seen = false;
+    for (uint32_t j = 0; j < i; j++)
+      seen = seen || !strcmp(cfg->experiments[j].output, cfg->experiments[i].output);
+    if (seen || access(cfg->experiments[i].output, R_OK) != 0) continue;
+    if (report) {
+      char *rargv[] = {"report", cfg->experiments[i].output, NULL};
+      fflush(stderr);
+      rigor_cmd_report(2, rargv);
+    }
+    const char *path = cfg->experiments[i].output;
+    rigor_analysis_t *a = NULL;
+    char aerr[1024];
+    if (rigor_analysis_load(&path, 1, &a, aerr, sizeof aerr) == 0)
+      below += rigor_expectations_missed(a);
+    rigor_analysis_free(a);
+  }
+  return below;
+}
+
 int rigor_cmd_run(int argc, char **argv) {
   rigor_config_args_t ca;
   rigor_run_opts_t ropts = {0};
@@ -86,6 +110,9 @@ int rigor_cmd_run(int argc, char **argv) {
   rigor_config_args_options(&ca, options + 9);
   const rigor_command_t cmd = {"run", "FILE [OPTION]...", about, options};
   rigor_strings_t files = {0};
+  rigor_config_t *cfg = NULL;
+  rigor_jobs_t jobs;
+  const char **protected_paths = NULL;
   int code = rigor_args_parse(&cmd, argc, argv, &files);
   if (code < 0 && files.n != 1)
     code = files.n ? rigor_usage_error(&cmd,
@@ -105,34 +132,19 @@ int rigor_cmd_run(int argc, char **argv) {
       code = rigor_usage_error(&cmd, "--heartbeat takes seconds from 0 (none) to 86400, not '%s'",
                                heartbeat);
   }
-  if (code >= 0) {
-    rigor_strings_free(&files);
-    rigor_config_args_free(&ca);
-    return code;
-  }
-  const char *file = files.v[0];
-  bool report = !no_report && !view.quiet;
-  if (rigor_config_args_finish(&cmd, &ca) >= 0) {
-    rigor_strings_free(&files);
-    rigor_config_args_free(&ca);
-    return RIGOR_EXIT_USAGE;
-  }
+  if (code >= 0) goto out_args;
+  code = RIGOR_EXIT_USAGE;
+  if (rigor_config_args_finish(&cmd, &ca) >= 0) goto out_args;
   ca.opts.output_override = output;
   ropts.search = ca.opts.search;
-  rigor_config_t *cfg = NULL;
-  if (rigor_config_args_load(&ca, file, &cfg) != RIGOR_EXIT_OK) {
-    rigor_strings_free(&files);
-    rigor_config_args_free(&ca);
-    return RIGOR_EXIT_USAGE;
-  }
+  if (rigor_config_args_load(&ca, files.v[0], &cfg) != RIGOR_EXIT_OK) goto out_args;
   if (dry_run) {
     for (uint32_t i = 0; i < cfg->n_experiments; i++)
       print_schedule(&cfg->experiments[i]);
-    rigor_config_free(cfg);
-    rigor_strings_free(&files);
-    rigor_config_args_free(&ca);
-    return RIGOR_EXIT_OK;
+    code = RIGOR_EXIT_OK;
+    goto out_config;
   }
+
   char self[4096];
   ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
   self[n > 0 ? n : 0] = '\0';
@@ -147,24 +159,24 @@ int rigor_cmd_run(int argc, char **argv) {
   rigor_adaptive_t adaptive = {.quiet = view.quiet};
   ropts.after_block = rigor_adaptive_after_block;
   ropts.after_block_arg = &adaptive;
-  rigor_jobs_t jobs;
+  code = RIGOR_EXIT_RUN_FAILED;
   if (rigor_jobs_build(cfg, &jobs) != 0) {
     fprintf(stderr, "rigor run: out of memory\n");
-    rigor_config_free(cfg);
-    rigor_strings_free(&files);
-    rigor_config_args_free(&ca);
-    return RIGOR_EXIT_RUN_FAILED;
+    goto out_config;
   }
   size_t n_sources = json_array_size(cfg->sources);
-  const char **protected_paths = calloc(n_sources + 1, sizeof *protected_paths);
-  for (size_t i = 0; protected_paths && i < n_sources; i++)
+  protected_paths = calloc(n_sources + 1, sizeof *protected_paths);
+  if (!protected_paths) {
+    fprintf(stderr, "rigor run: out of memory\n");
+    goto out_jobs;
+  }
+  for (size_t i = 0; i < n_sources; i++)
     protected_paths[i] = json_string_value(json_array_get(cfg->sources, i));
   ropts.protected_paths = protected_paths;
+
   rigor_tally_t tally;
   char rerr[4096];
   int rc = rigor_runner_execute(jobs.jobs, jobs.n, &ropts, &tally, rerr, sizeof rerr);
-  rigor_jobs_free(&jobs);
-  free(protected_paths);
   if (view.line) fprintf(stderr, "\r\033[K");
   if (rc < 0) fprintf(stderr, "rigor: %s\n", rerr);
   if (tally.signal)
@@ -173,34 +185,20 @@ int rigor_cmd_run(int argc, char **argv) {
             "finish)\n",
             strsignal(tally.signal));
   code = exit_code(rc, &tally);
-  size_t below = 0;
-  if (code != RIGOR_EXIT_USAGE && code < 128) {
-    /* Each distinct results file once: its report, and its rows against gate.expect. */
-    for (uint32_t i = 0; i < cfg->n_experiments; i++) {
-      bool seen = false;
-      for (uint32_t j = 0; j < i; j++)
-        seen = seen || !strcmp(cfg->experiments[j].output, cfg->experiments[i].output);
-      if (seen || access(cfg->experiments[i].output, R_OK) != 0) continue;
-      if (report) {
-        char *rargv[] = {"report", cfg->experiments[i].output, NULL};
-        fflush(stderr);
-        rigor_cmd_report(2, rargv);
-      }
-      const char *path = cfg->experiments[i].output;
-      rigor_analysis_t *a = NULL;
-      char aerr[1024];
-      if (rigor_analysis_load(&path, 1, &a, aerr, sizeof aerr) == 0)
-        below += rigor_expectations_missed(a);
-      rigor_analysis_free(a);
-    }
-  }
+  size_t below =
+      code != RIGOR_EXIT_USAGE && code < 128 ? report_outputs(cfg, !no_report && !view.quiet) : 0;
   if (below) {
     fflush(stdout);
     fprintf(stderr, "rigor: %zu row%s below expectation (gate.expect; see the report)\n", below,
             below == 1 ? "" : "s");
     if (code == RIGOR_EXIT_OK) code = RIGOR_EXIT_CHECK_FAILED;
   }
+  free(protected_paths);
+out_jobs:
+  rigor_jobs_free(&jobs);
+out_config:
   rigor_config_free(cfg);
+out_args:
   rigor_strings_free(&files);
   rigor_config_args_free(&ca);
   return code;

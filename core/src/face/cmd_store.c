@@ -120,7 +120,9 @@ static int cmd_add(store_args_t *a) {
   rigor_commit_meta_t meta;
   rigor_commit_meta_read(a->commit, &meta);
   if (a->date && !rigor_date_normalize(a->date, meta.date))
-    return rigor_usage_error(a->cmd, "--date '%s' is not an ISO-8601 date (2024-05-01T12:00Z)",
+    return rigor_usage_error(a->cmd,
+                             "--date '%s' is not an ISO-8601 date of the years 1 to 9999 "
+                             "(2024-05-01T12:00Z, or @SECONDS since 1970)",
                              a->date);
   if (a->branch) snprintf(meta.branch, sizeof meta.branch, "%s", a->branch);
   if (!meta.sha[0] && !a->quiet)
@@ -216,13 +218,13 @@ static int cmd_ls(store_args_t *a) {
   }
   rigor_doc_t *doc = rigor_doc_new("rigor store");
   FILE *out = rigor_output_open(a->cmd, a->out);
-  rc = out ? RIGOR_EXIT_OK : RIGOR_EXIT_USAGE;
+  rc = out ? RIGOR_EXIT_OK : RIGOR_EXIT_CANNOT_WRITE;
   if (doc && out) {
     doc->data = json_incref(list);
     rigor_doc_table(doc, imports_table(list));
-    if (writer->write(doc, out)) rc = RIGOR_EXIT_RUN_FAILED;
+    if (writer->write(doc, out)) rc = RIGOR_EXIT_CANNOT_WRITE;
   }
-  if (out && rigor_output_close(a->cmd, a->out, out)) rc = RIGOR_EXIT_RUN_FAILED;
+  if (out && rigor_output_close(a->cmd, a->out, out)) rc = RIGOR_EXIT_CANNOT_WRITE;
   rigor_doc_free(doc);
   json_decref(list);
   rigor_store_close(s);
@@ -246,19 +248,22 @@ static int cmd_export(store_args_t *a) {
       fprintf(stderr, "rigor store export: %s exists: a results file is never overwritten\n",
               a->out);
     else
-      perror(a->out);
+      fprintf(stderr, "rigor store export: cannot write %s: %s\n", a->out, strerror(errno));
     rigor_store_close(s);
-    return RIGOR_EXIT_USAGE;
+    return RIGOR_EXIT_CANNOT_WRITE;
   }
   char err[1024] = "";
   rc = rigor_store_export(s, &f, out, err, sizeof err);
-  if (out != stdout && fclose(out) != 0 && !rc) rc = -1;
+  bool closed = out == stdout ? fflush(out) == 0 : fclose(out) == 0;
   rigor_store_close(s);
-  if (rc) {
-    fprintf(stderr, "rigor store export: %s\n", err[0] ? err : "could not write the records");
-    return RIGOR_EXIT_RUN_FAILED;
+  if (!rc && closed) return RIGOR_EXIT_OK;
+  if (a->out) remove(a->out); /* ours, made by "wx": no empty or partial results file stays */
+  if (rc == RIGOR_ENOENT) {
+    fprintf(stderr, "rigor store export: %s\n", err);
+    return RIGOR_EXIT_USAGE;
   }
-  return RIGOR_EXIT_OK;
+  fprintf(stderr, "rigor store export: %s\n", err[0] ? err : "could not write the records");
+  return RIGOR_EXIT_CANNOT_WRITE;
 }
 
 static int cmd_migrate(store_args_t *a) {

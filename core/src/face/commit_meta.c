@@ -48,11 +48,15 @@ static bool git_line(const char *const *args, char *out, size_t len) {
   return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
-static void epoch_to_iso(long long seconds, char out[32]) {
+/* Dates are kept as text that sorts as time, which holds for four-digit years only. */
+#define FIRST_DATE_S (-62135596800LL) /* 0001-01-01T00:00:00Z */
+#define LAST_DATE_S  253402300799LL   /* 9999-12-31T23:59:59Z */
+
+static bool epoch_to_iso(long long seconds, char out[32]) {
+  if (seconds < FIRST_DATE_S || seconds > LAST_DATE_S) return false;
   time_t t = (time_t)seconds;
   struct tm tm;
-  gmtime_r(&t, &tm);
-  strftime(out, 32, "%Y-%m-%dT%H:%M:%S.000Z", &tm);
+  return gmtime_r(&t, &tm) && strftime(out, 32, "%Y-%m-%dT%H:%M:%S.000Z", &tm) > 0;
 }
 
 void rigor_commit_meta_read(const char *commit, rigor_commit_meta_t *out) {
@@ -79,6 +83,12 @@ void rigor_commit_meta_read(const char *commit, rigor_commit_meta_t *out) {
   if (git_line(status, line, sizeof line)) out->dirty = line[0] != '\0';
 }
 
+static int days_in_month(int year, int month) {
+  static const int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+  return month == 2 && leap ? 29 : days[month - 1];
+}
+
 static bool digits(const char **p, int n, int *v) {
   *v = 0;
   for (int i = 0; i < n; i++, (*p)++) {
@@ -92,10 +102,10 @@ bool rigor_date_normalize(const char *text, char out[32]) {
   if (!text || !text[0]) return false;
   if (text[0] == '@') {
     char *end;
+    errno = 0;
     long long s = strtoll(text + 1, &end, 10);
-    if (end == text + 1 || *end) return false;
-    epoch_to_iso(s, out);
-    return true;
+    if (end == text + 1 || *end || errno == ERANGE) return false;
+    return epoch_to_iso(s, out);
   }
   const char *p = text;
   struct tm tm = {0};
@@ -120,9 +130,10 @@ bool rigor_date_normalize(const char *text, char out[32]) {
       offset = sign * (oh * 3600L + om * 60L);
     }
   }
-  if (*p || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60) return false;
+  if (*p || y < 1 || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60)
+    return false;
   tm.tm_year = y - 1900, tm.tm_mon = mo - 1, tm.tm_mday = d;
   tm.tm_hour = h, tm.tm_min = mi, tm.tm_sec = s;
-  epoch_to_iso((long long)timegm(&tm) - offset, out);
-  return true;
+  if (d > days_in_month(y, mo)) return false; /* timegm would move 2024-02-31 to March */
+  return epoch_to_iso((long long)timegm(&tm) - offset, out);
 }

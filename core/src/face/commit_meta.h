@@ -22,7 +22,8 @@ void rigor_commit_meta_read(const char *commit, rigor_commit_meta_t *out);
 
 /* An ISO-8601 date ("2024-05-01", "2024-05-01T12:30[:45][.123][Z|+02:00]") or "@SECONDS" as UTC
  * "YYYY-MM-DDTHH:MM:SS.000Z", the form import times are kept in, so that dates sort as text.
- * Returns false for anything else. */
+ * Returns false for anything else, for a day the month lacks, and outside the years 1 to 9999
+ * (where the text would no longer sort as time). */
 bool rigor_date_normalize(const char *text, char out[32]);
 
 #endif

@@ -133,6 +133,7 @@ int rigor__builds(rigor__cfg_t *c, const rigor__node_t *exp, const char *plugin,
     char *label = rigor__strdup(c, l->label);
     if (!value || !label) return json_decref(value), rigor__fail(c, exp, "out of memory");
     axis->values[axis->n_values++] = (rigor__axis_value_t){value, label, true, l->at};
+    if (rigor__label_check(c, axis, &axis->values[axis->n_values - 1], w)) return RIGOR_ECONFIG;
   }
   *first = ref;
   return 0;

@@ -11,7 +11,8 @@
  *   sweep        array   [{"axis": param name, "values": [canonical values...]}, ...]; the
  *                         in-process points are their cartesian product, first axis outermost
  *   timing       object  see rigor_timing_t (all fields present)
- *   environment  object  {affinity, noise, randomize_env, telemetry} (see env.h)
+ *   environment  object  {affinity, noise, randomize_env, telemetry} (fields.c reads them,
+ *                         evidence/environment.h checks them; docs/environment.md)
  *   gate         object  {cv_max, min_samples}
  *   launcher     array of strings, or null
  *   ranks        integer, the "{ranks}" of a launcher

@@ -22,24 +22,27 @@ static const char *separates(const char *sep) {
                                                   : "one axis from the next";
 }
 
-int rigor__axis_check_labels(rigor__cfg_t *c, const rigor__axis_t *axis) {
+int rigor__label_check(rigor__cfg_t *c, const rigor__axis_t *axis, const rigor__axis_value_t *v,
+                       const char *where) {
   const char *key = rigor__label_key(axis);
-  for (size_t i = 0; i < axis->n_values; i++) {
-    const rigor__axis_value_t *v = &axis->values[i];
-    const char *sep = separator_in(v->label);
-    if (!sep) continue;
-    if (v->labelled)
-      return rigor__fail(c, v->node,
-                         "label '%s' of axis '%s' holds '%s', which separates %s in variant "
-                         "labels ('%s" RIGOR__LABEL_VALUE_SEP "%s'); choose a label without "
-                         "'" RIGOR__LABEL_VALUE_SEP "' or '" RIGOR__LABEL_AXIS_SEP "'",
-                         v->label, axis->key, sep, separates(sep), key, v->label);
+  const char *sep = separator_in(v->label);
+  if (!sep) return 0;
+  if (v->labelled)
     return rigor__fail(c, v->node,
-                       "value '%s' of axis '%s' would read '%s" RIGOR__LABEL_VALUE_SEP
-                       "%s' in variant labels, where '%s' separates %s; give it a label without "
-                       "'" RIGOR__LABEL_VALUE_SEP "' or '" RIGOR__LABEL_AXIS_SEP
-                       "': {label: NAME, value: ...}",
-                       v->label, axis->key, key, v->label, sep, separates(sep));
-  }
+                       "%slabel '%s' of axis '%s' holds '%s', which separates %s in variant "
+                       "labels ('%s" RIGOR__LABEL_VALUE_SEP "%s'); choose a label without "
+                       "'" RIGOR__LABEL_VALUE_SEP "' or '" RIGOR__LABEL_AXIS_SEP "'",
+                       where, v->label, axis->key, sep, separates(sep), key, v->label);
+  return rigor__fail(c, v->node,
+                     "%svalue '%s' of axis '%s' would read '%s" RIGOR__LABEL_VALUE_SEP
+                     "%s' in variant labels, where '%s' separates %s; give it a label without "
+                     "'" RIGOR__LABEL_VALUE_SEP "' or '" RIGOR__LABEL_AXIS_SEP
+                     "': {label: NAME, value: ...}",
+                     where, v->label, axis->key, key, v->label, sep, separates(sep));
+}
+
+int rigor__axis_check_labels(rigor__cfg_t *c, const rigor__axis_t *axis) {
+  for (size_t i = 0; i < axis->n_values; i++)
+    if (rigor__label_check(c, axis, &axis->values[i], "")) return RIGOR_ECONFIG;
   return 0;
 }

@@ -165,7 +165,12 @@ void rigor__axis_release(rigor__axis_t *axis);
 #define RIGOR__LABEL_VALUE_SEP "="
 /* The axis's part of a variant label's key: the last part of its key ("warmup"). */
 const char *rigor__label_key(const rigor__axis_t *axis);
-/* Refuses a matrix axis whose labels hold a separator, so variant labels split back into axes. */
+/* The one rule for every label, whatever gave it (a matrix axis, a build from the file or from
+ * --build): no separator inside, so variant labels split back into axes. `where` prefixes the
+ * message when the value has no node ("--build L=DIR: "). */
+int rigor__label_check(rigor__cfg_t *c, const rigor__axis_t *axis, const rigor__axis_value_t *v,
+                       const char *where);
+/* rigor__label_check for each value of a matrix axis. */
 int rigor__axis_check_labels(rigor__cfg_t *c, const rigor__axis_t *axis);
 
 int rigor__sweep(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__node_t *n, json_t **out);

@@ -95,6 +95,15 @@ static bool looks_like_experiment(const char *path, const char *text, size_t len
 
 /* The way every line took before the fast path, and the one every doubtful line still takes:
  * jansson's parse, so its message (with line:col) is the error. */
+/* A time that is not positive cannot be a measurement, whatever status the writer gave it: such
+ * a sample is invalid (counted with the invalid ones), never a figure (a negative median would
+ * read as stable, its ratios as -200%). */
+static int deliver_sample(const rigor_results_callbacks_t *cb, rigor_sample_t *s) {
+  if (!cb->sample) return 0;
+  if (s->status && strcmp(s->status, "ok") == 0 && s->time_s <= 0) s->status = "invalid";
+  return cb->sample(cb->arg, s);
+}
+
 static int read_with_jansson(reader_t *r, const char *text, size_t len, size_t start, size_t line,
                              bool last_cut, bool *truncated) {
   json_error_t jerr;
@@ -122,8 +131,8 @@ static int read_with_jansson(reader_t *r, const char *text, size_t len, size_t s
     s.line = line;
     if (rc)
       snprintf(r->err, r->errlen, "%s:%zu: %s", r->path, line, rigor_strerror(rc));
-    else if (r->cb->sample)
-      rc = r->cb->sample(r->cb->arg, &s);
+    else
+      rc = deliver_sample(r->cb, &s);
   } else if (rc == 0 && r->cb->record) {
     rc = r->cb->record(r->cb->arg, rec, type, line);
   }
@@ -153,7 +162,7 @@ static int read_lines(reader_t *r, line_source_t *src, bool *truncated) {
       rc = read_with_jansson(r, text, len, start, line, !has_newline, truncated);
     } else {
       s.line = line;
-      rc = r->cb->sample ? r->cb->sample(r->cb->arg, &s) : 0;
+      rc = deliver_sample(r->cb, &s);
     }
     if (rc) return rc;
   }
@@ -236,7 +245,7 @@ int rigor_results_feed(const json_t *records, const rigor_results_callbacks_t *c
         break;
       }
       s.line = i + 1;
-      rc = cb->sample ? cb->sample(cb->arg, &s) : 0;
+      rc = deliver_sample(cb, &s);
     } else if (cb->record) {
       rc = cb->record(cb->arg, rec, type, i + 1);
     }

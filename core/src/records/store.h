@@ -71,7 +71,8 @@ typedef struct rigor_store_filter {
 } rigor_store_filter_t;
 
 /* The matching records as a results file holds them: each experiment record, then each of its
- * runs' samples followed by the run record. rigor_store_export writes them as JSON Lines. */
+ * runs' samples followed by the run record. rigor_store_export writes them as JSON Lines, and
+ * returns RIGOR_ENOENT with err naming the selection when no run matches it. */
 int rigor_store_records(rigor_store_t *s, const rigor_store_filter_t *f, json_t **records,
                         char *err, size_t errlen);
 int rigor_store_export(rigor_store_t *s, const rigor_store_filter_t *f, FILE *out, char *err,

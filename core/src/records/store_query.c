@@ -210,10 +210,11 @@ static int emit_selection(rigor_store_t *s, const selection_t *sel, emit_fn emit
 }
 
 static int emit_selected(rigor_store_t *s, const rigor_store_filter_t *f, emit_fn emit, void *ctx,
-                         char *err, size_t errlen) {
+                         size_t *n_runs, char *err, size_t errlen) {
   selection_t sel = {0};
   int rc = select_runs(s, f, &sel);
   if (!rc) rc = emit_selection(s, &sel, emit, ctx);
+  *n_runs = sel.n;
   free_selection(&sel);
   if (rc == RIGOR_EIO) return rigor__store_fail(s, rc, "reading the stored records", err, errlen);
   if (rc) snprintf(err, errlen, "reading the stored records: %s", rigor_strerror(rc));
@@ -230,7 +231,8 @@ static int to_array(void *ctx, const char *record) {
 int rigor_store_records(rigor_store_t *s, const rigor_store_filter_t *f, json_t **records,
                         char *err, size_t errlen) {
   json_t *all = json_array();
-  int rc = emit_selected(s, f, to_array, all, err, errlen);
+  size_t n_runs;
+  int rc = emit_selected(s, f, to_array, all, &n_runs, err, errlen);
   if (rc) {
     json_decref(all);
     return rc;
@@ -245,7 +247,24 @@ static int to_file(void *ctx, const char *record) {
 
 int rigor_store_export(rigor_store_t *s, const rigor_store_filter_t *f, FILE *out, char *err,
                        size_t errlen) {
-  return emit_selected(s, f, to_file, out, err, errlen);
+  size_t n_runs = 0;
+  int rc = emit_selected(s, f, to_file, out, &n_runs, err, errlen);
+  if (rc || n_runs) return rc;
+  char import[32] = "";
+  if (f->import_id) snprintf(import, sizeof import, "%lld", f->import_id);
+  const char *const parts[][2] = {
+      {"commit", f->commit}, {"import", import[0] ? import : NULL}, {"experiment", f->experiment}};
+  int len = snprintf(err, errlen, "no stored runs match");
+  bool any = false;
+  for (size_t i = 0; i < 3; i++)
+    if (parts[i][1] && len >= 0 && (size_t)len < errlen) {
+      len += snprintf(err + len, errlen - (size_t)len, "%s %s '%s'", any ? " and" : "", parts[i][0],
+                      parts[i][1]);
+      any = true;
+    }
+  if (!any && len >= 0 && (size_t)len < errlen)
+    snprintf(err + len, errlen - (size_t)len, ": the store holds none");
+  return RIGOR_ENOENT;
 }
 
 /* ---- points -----------------------------------------------------------------------------------

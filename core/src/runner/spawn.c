@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,76 +83,137 @@ static char *substitute(const char *tmpl, const char *ranks) {
   return out;
 }
 
+/* The spec in a private folder under TMPDIR (a launcher may run the child elsewhere). On failure
+ * nothing is left: no folder, no file. */
+static int write_spec_file(const json_t *spec, rigor_spawn_t *sp, char *path, size_t len, char *err,
+                           size_t errlen) {
+  const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+  sweep_stale_folders(tmp);
+  snprintf(sp->dir, sizeof sp->dir, "%s/rigor-run-%d-XXXXXX", tmp, (int)getpid());
+  if (!mkdtemp(sp->dir)) {
+    snprintf(err, errlen, "cannot create a temporary folder: %s", strerror(errno));
+    goto fail_folder;
+  }
+  snprintf(path, len, "%s/spec.json", sp->dir);
+  if (json_dump_file(spec, path, JSON_COMPACT) != 0) {
+    snprintf(err, errlen, "cannot write %s", path);
+    goto fail_file;
+  }
+  return 0;
+
+fail_file:
+  unlink(path);
+  rmdir(sp->dir);
+fail_folder:
+  sp->dir[0] = '\0';
+  return -1;
+}
+
+/* The spec in a memory file the child inherits: nothing is left on disk, whatever kills rigor. */
+static int write_spec_memfd(const json_t *spec, int *spec_fd, char *path, size_t len, char *err,
+                            size_t errlen) {
+  *spec_fd = memfd_create("rigor-run-spec", 0);
+  if (*spec_fd < 0) goto fail_create;
+  if (json_dumpfd(spec, *spec_fd, JSON_COMPACT) != 0 || lseek(*spec_fd, 0, SEEK_SET) != 0)
+    goto fail_write;
+  snprintf(path, len, "/proc/self/fd/%d", *spec_fd);
+  return 0;
+
+fail_write:;
+  int e = errno;
+  close(*spec_fd);
+  *spec_fd = -1;
+  errno = e;
+fail_create:
+  snprintf(err, errlen, "cannot write the run's spec: %s", strerror(errno));
+  return -1;
+}
+
+/* A FIFO beside the spec that the child opens by name; we hold a writer of our own so that our
+ * reads never see a premature end of file. On failure neither end stays open. */
+static int open_fifo(rigor_spawn_t *sp, int *read_fd, char *path, size_t len, char *err,
+                     size_t errlen) {
+  snprintf(path, len, "%s/out.fifo", sp->dir);
+  if (mkfifo(path, 0600) != 0) {
+    snprintf(err, errlen, "cannot create a FIFO: %s", strerror(errno));
+    return -1;
+  }
+  *read_fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (*read_fd < 0) goto fail_read;
+  sp->hold_fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+  if (sp->hold_fd < 0) goto fail_hold;
+  return 0;
+
+fail_hold:;
+  int e = errno;
+  close(*read_fd);
+  *read_fd = -1;
+  errno = e;
+fail_read:
+  snprintf(err, errlen, "cannot open the FIFO: %s", strerror(errno));
+  unlink(path);
+  return -1;
+}
+
+static void free_argv(char **argv) {
+  for (size_t i = 0; argv[i]; i++)
+    free(argv[i]);
+  free(argv);
+}
+
+/* `launcher... self __child SPEC --out(-fd) OUT [--mpi]`, NULL-terminated, or NULL when memory
+ * runs out. */
+static char **child_argv(const char *self, const json_t *launcher, const char *ranks,
+                         const char *spec_path, const char *out) {
+  size_t nl = launcher ? json_array_size(launcher) : 0;
+  char **argv = calloc(nl + 8, sizeof *argv);
+  if (!argv) return NULL;
+  size_t ac = 0;
+  for (size_t i = 0; i < nl; i++)
+    argv[ac++] = substitute(json_string_value(json_array_get(launcher, i)), ranks);
+  const char *const tail[] = {
+      self, "__child", spec_path, launcher ? "--out" : "--out-fd", out, launcher ? "--mpi" : NULL};
+  for (size_t i = 0; i < sizeof tail / sizeof *tail && tail[i]; i++)
+    argv[ac++] = strdup(tail[i]);
+  bool whole = true;
+  for (size_t i = 0; i < ac; i++)
+    whole = whole && argv[i];
+  if (whole) return argv;
+  for (size_t i = 0; i < ac; i++)
+    free(argv[i]);
+  free(argv);
+  return NULL;
+}
+
 pid_t rigor_spawn_exec(const char *self, const json_t *spec, const json_t *launcher,
                        const json_t *ranks, const char *env_pad, rigor_spawn_t *sp, int *read_fd,
                        char *err, size_t errlen) {
   memset(sp, 0, sizeof *sp);
   sp->hold_fd = -1;
-  char spec_path[PATH_MAX + 16], out_path[PATH_MAX + 16], fdtext[16];
-  int spec_fd = -1;
-  if (launcher) {
-    /* A launcher may run the child elsewhere, so the spec and the FIFO live in a folder. */
-    const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-    sweep_stale_folders(tmp);
-    snprintf(sp->dir, sizeof sp->dir, "%s/rigor-run-%d-XXXXXX", tmp, (int)getpid());
-    if (!mkdtemp(sp->dir)) {
-      snprintf(err, errlen, "cannot create a temporary folder: %s", strerror(errno));
-      sp->dir[0] = '\0';
-      return -1;
-    }
-    snprintf(spec_path, sizeof spec_path, "%s/spec.json", sp->dir);
-    if (json_dump_file(spec, spec_path, JSON_COMPACT) != 0) {
-      snprintf(err, errlen, "cannot write %s", spec_path);
-      return -1;
-    }
-  } else {
-    /* A child on this machine reads its spec from a memory file it inherits: nothing is left on
-     * disk, whatever kills rigor. */
-    spec_fd = memfd_create("rigor-run-spec", 0);
-    if (spec_fd < 0 || json_dumpfd(spec, spec_fd, JSON_COMPACT) != 0 ||
-        lseek(spec_fd, 0, SEEK_SET) != 0) {
-      snprintf(err, errlen, "cannot write the run's spec: %s", strerror(errno));
-      if (spec_fd >= 0) close(spec_fd);
-      return -1;
-    }
-    snprintf(spec_path, sizeof spec_path, "/proc/self/fd/%d", spec_fd);
-  }
-  int fds[2] = {-1, -1};
-  if (launcher) {
-    snprintf(out_path, sizeof out_path, "%s/out.fifo", sp->dir);
-    if (mkfifo(out_path, 0600) != 0) {
-      snprintf(err, errlen, "cannot create a FIFO: %s", strerror(errno));
-      return -1;
-    }
-    fds[0] = open(out_path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    sp->hold_fd = open(out_path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fds[0] < 0 || sp->hold_fd < 0) {
-      snprintf(err, errlen, "cannot open the FIFO: %s", strerror(errno));
-      return -1;
-    }
-  } else if (pipe(fds) != 0) {
-    snprintf(err, errlen, "cannot create a pipe: %s", strerror(errno));
-    close(spec_fd);
-    return -1;
-  } else {
-    fcntl(fds[0], F_SETFD, FD_CLOEXEC);
-    snprintf(fdtext, sizeof fdtext, "%d", fds[1]);
-  }
+  char spec_path[PATH_MAX + 16], out_path[PATH_MAX + 16], ranks_text[32];
+  int spec_fd = -1, fds[2] = {-1, -1};
+  char **argv = NULL;
 
-  char ranks_text[32];
+  if (launcher ? write_spec_file(spec, sp, spec_path, sizeof spec_path, err, errlen)
+               : write_spec_memfd(spec, &spec_fd, spec_path, sizeof spec_path, err, errlen))
+    goto fail_spec;
+  if (launcher) {
+    if (open_fifo(sp, &fds[0], out_path, sizeof out_path, err, errlen) != 0) goto fail_channel;
+  } else {
+    if (pipe(fds) != 0) {
+      snprintf(err, errlen, "cannot create a pipe: %s", strerror(errno));
+      goto fail_channel;
+    }
+    fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+    snprintf(out_path, sizeof out_path, "%d", fds[1]);
+  }
   snprintf(ranks_text, sizeof ranks_text, "%lld",
            json_is_integer(ranks) ? (long long)json_integer_value(ranks) : 1LL);
-  size_t nl = launcher ? json_array_size(launcher) : 0;
-  char **argv = calloc(nl + 8, sizeof *argv);
-  size_t ac = 0;
-  for (size_t i = 0; i < nl; i++)
-    argv[ac++] = substitute(json_string_value(json_array_get(launcher, i)), ranks_text);
-  argv[ac++] = strdup(self);
-  argv[ac++] = strdup("__child");
-  argv[ac++] = strdup(spec_path);
-  argv[ac++] = strdup(launcher ? "--out" : "--out-fd");
-  argv[ac++] = strdup(launcher ? out_path : fdtext);
-  if (launcher) argv[ac++] = strdup("--mpi");
+  argv = child_argv(self, launcher, ranks_text, spec_path, out_path);
+  if (!argv) {
+    snprintf(err, errlen, "cannot start the run's process: out of memory");
+    goto fail_argv;
+  }
   fflush(NULL);
   pid_t pid = fork();
   if (pid == 0) {
@@ -163,19 +225,27 @@ pid_t rigor_spawn_exec(const char *self, const json_t *spec, const json_t *launc
     fprintf(stderr, "rigor: cannot execute %s: %s\n", argv[0], strerror(errno));
     _exit(127);
   }
-  for (size_t i = 0; i < ac; i++)
-    free(argv[i]);
-  free(argv);
-  if (!launcher) close(fds[1]);
-  if (spec_fd >= 0) close(spec_fd);
   if (pid < 0) {
     snprintf(err, errlen, "cannot start the run's process: %s", strerror(errno));
-    close(fds[0]);
-    return -1;
+    goto fail_fork;
   }
   setpgid(pid, pid);
+  free_argv(argv);
+  if (fds[1] >= 0) close(fds[1]); /* the child's end of the pipe */
+  if (spec_fd >= 0) close(spec_fd);
   *read_fd = fds[0];
   return pid;
+
+fail_fork:
+  free_argv(argv);
+fail_argv:
+  close(fds[0]);
+  if (fds[1] >= 0) close(fds[1]);
+fail_channel:
+  if (spec_fd >= 0) close(spec_fd);
+  rigor_spawn_cleanup(sp); /* the hold fd, the spec file and the FIFO, the folder */
+fail_spec:
+  return -1;
 }
 
 void rigor_spawn_cleanup(rigor_spawn_t *sp) {

@@ -225,6 +225,9 @@ static const rigor_plugin_t memcpy_bw_plugin = {
     .fini = memcpy_bw_fini,
     .identity = memcpy_bw_identity,
     .metrics_read = memcpy_bw_metrics_read,
+    /* What the hooks above do; rigor refuses a plugin whose hooks and capabilities disagree. */
+    .capabilities =
+        RIGOR_CAP_DECLARED | RIGOR_CAP_VALIDATES | RIGOR_CAP_IDENTITY | RIGOR_CAP_READS_METRICS,
 };
 
 const rigor_plugin_t *rigor_plugin_get(uint32_t index) {

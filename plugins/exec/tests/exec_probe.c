@@ -4,6 +4,7 @@
  *   cwd                  print the working folder
  *   cat                  copy stdin to stdout
  *   bytes:N              print N bytes of 'x' on stdout
+ *   nul                  print one NUL byte on stdout
  *   sleep:SECONDS        sleep
  *   grandchild:FILE      fork a child that writes its pid to FILE and sleeps for a minute
  *   signal:N             raise signal N
@@ -43,6 +44,8 @@ int main(int argc, char **argv) {
     } else if (!strncmp(a, "bytes:", 6)) {
       for (long n = atol(v); n > 0; n--)
         putchar('x');
+    } else if (!strcmp(a, "nul")) {
+      putchar('\0');
     } else if (!strncmp(a, "sleep:", 6)) {
       fflush(NULL);
       nap(atof(v));

@@ -1,5 +1,6 @@
 /* The exec plugin through the rigor binary, as a user runs it: the --allow-commands gate, plan's
  * command list, refusals at file:line:col, exit codes 0/1/3/5, and what the results file holds. */
+#include <dirent.h>
 #include <jansson.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -8,6 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -269,6 +273,46 @@ static void test_timeout_fails_the_run_and_absence_skips_it(void **state) {
   free(cfg);
 }
 
+static size_t scratch_folders(const char *tmpdir) {
+  DIR *d = opendir(tmpdir);
+  assert_non_null(d);
+  size_t n = 0;
+  for (struct dirent *e; (e = readdir(d));)
+    n += strncmp(e->d_name, "rigor-exec-", 11) == 0;
+  closedir(d);
+  return n;
+}
+
+/* rigor stopped by SIGTERM while a program runs: the run's process dies of the signal, and its
+ * {tmp} folder goes with it. */
+static void test_sigterm_removes_the_scratch_folder(void **state) {
+  (void)state;
+  char *tmpdir = path_join(dir, "tmp"), *started = path_join(dir, "started");
+  assert_int_equal(mkdir(tmpdir, 0700), 0);
+  char yaml[1024];
+  snprintf(yaml, sizeof yaml,
+           "schema: 1\nname: stopped\nplugin: exec\n"
+           "params: {command: [sh, -c, \"touch {tmp}/mine && touch %s && sleep 30\"]}\n"
+           "timing: {warmup: 0, cycles: 1, iters: 1}\noutput: stopped.jsonl\n",
+           started);
+  char *cfg = config_in(dir, "stopped.yaml", yaml);
+  setenv("TMPDIR", tmpdir, 1);
+  const char *args[] = {"run", cfg, "--no-report", "--allow-commands", NULL};
+  pid_t pid = rigor_start(dir, args);
+  unsetenv("TMPDIR");
+  assert_true(pid > 0);
+  for (int i = 0; i < 6000 && access(started, F_OK) != 0; i++)
+    usleep(10000);
+  assert_int_equal(access(started, F_OK), 0);
+  assert_int_equal(scratch_folders(tmpdir), 1);
+  kill(pid, SIGTERM);
+  int status = 0;
+  assert_int_equal(waitpid(pid, &status, 0), pid);
+  assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 128 + SIGTERM);
+  assert_int_equal(scratch_folders(tmpdir), 0);
+  free(cfg), free(started), free(tmpdir);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_commands_need_allow_and_plan_lists_them),
@@ -277,6 +321,7 @@ int main(void) {
       cmocka_unit_test(test_results_carry_metrics_checks_and_spawn_cost),
       cmocka_unit_test(test_a_failed_execution_fails_the_sample),
       cmocka_unit_test(test_timeout_fails_the_run_and_absence_skips_it),
+      cmocka_unit_test(test_sigterm_removes_the_scratch_folder),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,6 +1,7 @@
 /* The exec plugin's callbacks driven directly: its checks before a run, and real executions of
  * exec_probe (built beside this test) for placeholders, exit statuses, stdout checks, metrics,
  * timeouts and a missing program. */
+#include <dirent.h>
 #include <math.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -279,6 +281,95 @@ static void test_stdout_must_match_and_metrics_are_read(void **state) {
   assert_non_null(strstr(w.check.detail, "does not match /Out of bounds values : 0 FAILED/"));
 }
 
+/* Output is bytes: what follows a NUL byte is matched by expect_stdout and the metrics too. */
+static void test_output_is_matched_past_a_nul_byte(void **state) {
+  fixture_t *fx = *state;
+  fx->p.command = "[\"" EXEC_PROBE "\", \"out:before\", \"nul\", \"out:done 7\"]";
+  fx->p.expect_stdout = "done";
+  fx->p.metrics = "{\"n\":{\"better\":\"lower\",\"regex\":\"done ([0-9]+)\"}}";
+  window_t w = one_window(fx, 1);
+  assert_int_equal(w.validate_rc, 0);
+  assert_true(w.values[1] == 7);
+  fx->p.expect_stdout = "missing";
+  w = one_window(fx, 1);
+  assert_int_equal(w.validate_rc, RIGOR_EVALIDATE);
+  assert_non_null(
+      strstr(w.check.detail, "it ends: before  done 7")); /* newline and NUL as spaces */
+}
+
+/* A FIFO as stdin with no writer: the execution starts (and reads end of file) instead of
+ * blocking before execve, where no timeout could end it. Run in a child process, so that the
+ * failure, a hang, ends as a failed test after a generous wait. */
+static void test_fifo_stdin_does_not_block_the_start(void **state) {
+  fixture_t *fx = *state;
+  char fifo[128], vars[256];
+  snprintf(fifo, sizeof fifo, "%s/in.fifo", fx->dir);
+  assert_int_equal(mkfifo(fifo, 0600), 0);
+  snprintf(vars, sizeof vars, "{\"in\": \"%s\"}", fifo);
+  fx->p.vars = vars;
+  fx->p.stdin_file = "{in}";
+  fx->p.command = "[\"" EXEC_PROBE "\", \"cat\", \"out:done\"]";
+  fx->p.expect_stdout = "^done$";
+  fx->p.timeout = 5;
+  fflush(NULL);
+  pid_t pid = fork();
+  assert_true(pid >= 0);
+  if (pid == 0) {
+    window_t w = one_window(fx, 1);
+    _exit(w.init_rc == 0 && w.run_rc == 0 && w.validate_rc == 0 ? 0 : 1);
+  }
+  int status = 0;
+  pid_t got = 0;
+  for (int i = 0; i < 6000 && (got = waitpid(pid, &status, WNOHANG)) == 0; i++)
+    usleep(10000);
+  if (got == 0) {
+    kill(pid, SIGKILL); /* the program, blocked in open, dies with it (PR_SET_PDEATHSIG) */
+    waitpid(pid, &status, 0);
+    fail_msg("the execution never started: opening its stdin FIFO blocked");
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) fail_msg("the execution's check failed");
+}
+
+static size_t entries_named(const char *dir, const char *prefix) {
+  DIR *d = opendir(dir);
+  assert_non_null(d);
+  size_t n = 0;
+  for (struct dirent *e; (e = readdir(d));)
+    n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+  closedir(d);
+  return n;
+}
+
+/* A scratch folder whose owner process is gone (killed outright, fini never ran) is swept when
+ * the next run starts; one whose owner lives stays, and the run's own goes at fini. */
+static void test_stale_scratch_folders_are_swept(void **state) {
+  fixture_t *fx = *state;
+  pid_t gone = fork();
+  if (gone == 0) _exit(0);
+  assert_int_equal(waitpid(gone, NULL, 0), gone);
+  char stale[256], live[256], path[400];
+  snprintf(stale, sizeof stale, "%s/rigor-exec-%ld-AbC123", fx->dir, (long)gone);
+  snprintf(live, sizeof live, "%s/rigor-exec-%ld-XyZ789", fx->dir, (long)getppid());
+  assert_int_equal(mkdir(stale, 0700), 0);
+  assert_int_equal(mkdir(live, 0700), 0);
+  snprintf(path, sizeof path, "%s/sub", stale);
+  assert_int_equal(mkdir(path, 0700), 0);
+  snprintf(path, sizeof path, "%s/sub/data", stale);
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fputs("left behind\n", f);
+  fclose(f);
+  setenv("TMPDIR", fx->dir, 1);
+  fx->p.command = "[\"" EXEC_PROBE "\", \"out:x\"]";
+  window_t w = one_window(fx, 1);
+  unsetenv("TMPDIR");
+  assert_int_equal(w.validate_rc, 0);
+  struct stat st;
+  assert_int_not_equal(stat(stale, &st), 0);
+  assert_int_equal(stat(live, &st), 0);
+  assert_int_equal(entries_named(fx->dir, "rigor-exec-"), 1);
+}
+
 static void test_placeholders_reach_argv_cwd_env_and_stdin(void **state) {
   fixture_t *fx = *state;
   char input[128];
@@ -380,6 +471,9 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_exit_status_and_stderr_tail_fail_the_check, setup,
                                       teardown),
       cmocka_unit_test_setup_teardown(test_stdout_must_match_and_metrics_are_read, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_output_is_matched_past_a_nul_byte, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_fifo_stdin_does_not_block_the_start, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_stale_scratch_folders_are_swept, setup, teardown),
       cmocka_unit_test_setup_teardown(test_placeholders_reach_argv_cwd_env_and_stdin, setup,
                                       teardown),
       cmocka_unit_test_setup_teardown(test_setup_and_verify_commands, setup, teardown),
