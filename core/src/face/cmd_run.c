@@ -145,11 +145,27 @@ int rigor_cmd_run(int argc, char **argv) {
   ropts.progress = rigor_progress_draw;
   ropts.progress_arg = &view;
   rigor_adaptive_t adaptive = {.quiet = view.quiet};
+  ropts.on_record = rigor_adaptive_on_record;
+  ropts.on_record_arg = &adaptive;
   ropts.after_block = rigor_adaptive_after_block;
   ropts.after_block_arg = &adaptive;
   rigor_jobs_t jobs;
   if (rigor_jobs_build(cfg, &jobs) != 0) {
     fprintf(stderr, "rigor run: out of memory\n");
+    rigor_config_free(cfg);
+    rigor_strings_free(&files);
+    rigor_config_args_free(&ca);
+    return RIGOR_EXIT_RUN_FAILED;
+  }
+  char rerr[4096];
+  /* A resumed experiment's stop rule starts from what its file holds: read once, here. */
+  int rc = 0;
+  for (size_t i = 0; ropts.resume && i < jobs.n && !rc; i++)
+    rc = rigor_adaptive_resume(&adaptive, &jobs.jobs[i], rerr, sizeof rerr);
+  if (rc) {
+    fprintf(stderr, "rigor: %s\n", rerr);
+    rigor_adaptive_free(&adaptive);
+    rigor_jobs_free(&jobs);
     rigor_config_free(cfg);
     rigor_strings_free(&files);
     rigor_config_args_free(&ca);
@@ -161,8 +177,8 @@ int rigor_cmd_run(int argc, char **argv) {
     protected_paths[i] = json_string_value(json_array_get(cfg->sources, i));
   ropts.protected_paths = protected_paths;
   rigor_tally_t tally;
-  char rerr[4096];
-  int rc = rigor_runner_execute(jobs.jobs, jobs.n, &ropts, &tally, rerr, sizeof rerr);
+  rc = rigor_runner_execute(jobs.jobs, jobs.n, &ropts, &tally, rerr, sizeof rerr);
+  rigor_adaptive_free(&adaptive);
   rigor_jobs_free(&jobs);
   free(protected_paths);
   if (view.line) fprintf(stderr, "\r\033[K");
@@ -175,22 +191,24 @@ int rigor_cmd_run(int argc, char **argv) {
   code = exit_code(rc, &tally);
   size_t below = 0;
   if (code != RIGOR_EXIT_USAGE && code < 128) {
-    /* Each distinct results file once: its report, and its rows against gate.expect. */
+    /* Each distinct results file read once: its report, and its rows against gate.expect. */
     for (uint32_t i = 0; i < cfg->n_experiments; i++) {
       bool seen = false;
       for (uint32_t j = 0; j < i; j++)
         seen = seen || !strcmp(cfg->experiments[j].output, cfg->experiments[i].output);
       if (seen || access(cfg->experiments[i].output, R_OK) != 0) continue;
-      if (report) {
-        char *rargv[] = {"report", cfg->experiments[i].output, NULL};
-        fflush(stderr);
-        rigor_cmd_report(2, rargv);
-      }
       const char *path = cfg->experiments[i].output;
       rigor_analysis_t *a = NULL;
       char aerr[1024];
-      if (rigor_analysis_load(&path, 1, &a, aerr, sizeof aerr) == 0)
-        below += rigor_expectations_missed(a);
+      fflush(stderr);
+      if (rigor_analysis_load(&path, 1, &a, aerr, sizeof aerr) != 0) {
+        fprintf(stderr, "rigor: %s\n", aerr);
+        if (code == RIGOR_EXIT_OK) code = RIGOR_EXIT_RUN_FAILED;
+        continue;
+      }
+      if (report && rigor_report_print(a) != 0 && code == RIGOR_EXIT_OK)
+        code = RIGOR_EXIT_RUN_FAILED;
+      below += rigor_expectations_missed(a);
       rigor_analysis_free(a);
     }
   }
