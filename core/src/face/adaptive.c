@@ -68,6 +68,8 @@ int rigor_adaptive_after_block(void *arg, const rigor_block_report_t *b, json_t 
   bool adaptive = job->precision > 0;
   if (!adaptive && b->event != RIGOR_BLOCK_DEADLINE) return 1;
   if (b->event == RIGOR_BLOCK_DONE && b->blocks < job->min_blocks) return 1;
+  int rc = rigor_adaptive_catch_up(ad, job, err, errlen);
+  if (rc) return rc < 0 ? rc : RIGOR_EIO;
   rigor_stop_judgement_t j;
   if (rigor_precision_acc_judge(ad->acc, job->name, &j) != 0) {
     snprintf(err, errlen, "%s: out of memory judging the precision of %s", job->output, job->name);

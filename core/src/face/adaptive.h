@@ -13,18 +13,21 @@
 
 typedef struct rigor_adaptive {
   bool quiet;                 /* print nothing when an experiment stops */
+  bool resume;                /* the runner resumes results files (--resume): each is read once */
   rigor_precision_acc_t *acc; /* made by the first record it follows */
+  const rigor_job_t **read;   /* the jobs whose resumed file has been read */
+  size_t n_read;
 } rigor_adaptive_t;
 
 /* A rigor_run_opts_t.on_record; arg is a rigor_adaptive_t. Follows the records of every
- * experiment that can be stopped (adaptive, or with a deadline). */
+ * experiment that can be stopped (adaptive, or with a deadline); on --resume the job's first
+ * record reads its results file instead (rigor_adaptive_catch_up). */
 int rigor_adaptive_on_record(void *arg, const rigor_job_t *job, const json_t *rec, char *err,
                              size_t errlen);
 
-/* Before a --resume: follows what the job's results file already holds of the experiment, read
- * once. Nothing for a job that cannot be stopped or a file that does not exist. Returns 0 or an
- * error with `err`. */
-int rigor_adaptive_resume(rigor_adaptive_t *ad, const rigor_job_t *job, char *err, size_t errlen);
+/* Before a judgement of the job: on --resume, what its results file held (with what the runner
+ * appended since), read once. Returns 0 or an error with `err`. */
+int rigor_adaptive_catch_up(rigor_adaptive_t *ad, const rigor_job_t *job, char *err, size_t errlen);
 
 /* A rigor_run_opts_t.after_block; arg is a rigor_adaptive_t. From min blocks on, after every
  * complete block: the worst 95% half-width of every contrast (or, without contrasts, of every

@@ -144,7 +144,7 @@ int rigor_cmd_run(int argc, char **argv) {
   ropts.heartbeat_s = view.quiet ? 0 : view.line && heartbeat_s > 0 ? 1 : heartbeat_s;
   ropts.progress = rigor_progress_draw;
   ropts.progress_arg = &view;
-  rigor_adaptive_t adaptive = {.quiet = view.quiet};
+  rigor_adaptive_t adaptive = {.quiet = view.quiet, .resume = ropts.resume};
   ropts.on_record = rigor_adaptive_on_record;
   ropts.on_record_arg = &adaptive;
   ropts.after_block = rigor_adaptive_after_block;
@@ -157,27 +157,14 @@ int rigor_cmd_run(int argc, char **argv) {
     rigor_config_args_free(&ca);
     return RIGOR_EXIT_RUN_FAILED;
   }
-  char rerr[4096];
-  /* A resumed experiment's stop rule starts from what its file holds: read once, here. */
-  int rc = 0;
-  for (size_t i = 0; ropts.resume && i < jobs.n && !rc; i++)
-    rc = rigor_adaptive_resume(&adaptive, &jobs.jobs[i], rerr, sizeof rerr);
-  if (rc) {
-    fprintf(stderr, "rigor: %s\n", rerr);
-    rigor_adaptive_free(&adaptive);
-    rigor_jobs_free(&jobs);
-    rigor_config_free(cfg);
-    rigor_strings_free(&files);
-    rigor_config_args_free(&ca);
-    return RIGOR_EXIT_RUN_FAILED;
-  }
   size_t n_sources = json_array_size(cfg->sources);
   const char **protected_paths = calloc(n_sources + 1, sizeof *protected_paths);
   for (size_t i = 0; protected_paths && i < n_sources; i++)
     protected_paths[i] = json_string_value(json_array_get(cfg->sources, i));
   ropts.protected_paths = protected_paths;
   rigor_tally_t tally;
-  rc = rigor_runner_execute(jobs.jobs, jobs.n, &ropts, &tally, rerr, sizeof rerr);
+  char rerr[4096];
+  int rc = rigor_runner_execute(jobs.jobs, jobs.n, &ropts, &tally, rerr, sizeof rerr);
   rigor_adaptive_free(&adaptive);
   rigor_jobs_free(&jobs);
   free(protected_paths);
