@@ -2,7 +2,8 @@
  * real adaptive experiments of the null and exact plugins (contrasts, rows, several cells,
  * interleaved arms, an exact primary metric), each stop record checked against what a fresh
  * analysis of the final file computes, to the last bit, and the accumulator fed the same records
- * one at a time checked against an analysis of every prefix of them. */
+ * one at a time checked against an analysis of every prefix of them; what cannot be followed
+ * stops the runner. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +16,8 @@
 
 #include "analysis.h"
 #include "contrast.h"
+#include "experiment.h"
+#include "jobs.h"
 #include "precision_acc.h"
 #include "support.h"
 
@@ -245,6 +248,55 @@ static void test_a_bad_record_is_an_error(void **st) {
   rigor_precision_acc_free(acc);
 }
 
+/* Fails when asked to follow the second run record. */
+static int fail_at_second_run(void *arg, const rigor_job_t *job, const json_t *rec, char *err,
+                              size_t errlen) {
+  (void)job;
+  int *runs = arg;
+  if (strcmp(type_of(rec), "run") != 0 || ++*runs < 2) return 0;
+  snprintf(err, errlen, "cannot follow run %lld",
+           (long long)json_integer_value(json_object_get(rec, "run")));
+  return RIGOR_ENOMEM;
+}
+
+/* A record the caller cannot follow stops the runner with the caller's message: no run
+ * starts after it. */
+static void test_a_follow_error_stops_the_runner(void **st) {
+  (void)st;
+  char *cfg_path = config_in(dir, "f.yaml",
+                             "schema: 1\nname: f\nplugin: \"null\"\n"
+                             "matrix: {spin_ns: [20000, 30000]}\n"
+                             "timing: {warmup: 0, cycles: 2, iters: 10}\n"
+                             "order: {replicates: {min: 2, max: 6, precision: 0.0001%}}\n"
+                             "output: f.jsonl\n");
+  char *out = path_join(dir, "f.jsonl");
+  const char *plugin_dirs[] = {RIGOR_TEST_PLUGIN_DIR, NULL};
+  rigor_config_opts_t copts = {.search = {.extra_dirs = plugin_dirs}, .output_override = out};
+  rigor_config_t *cfg = NULL;
+  char err[4096];
+  assert_int_equal(rigor_config_load(cfg_path, &copts, &cfg, err, sizeof err), 0);
+  rigor_jobs_t jobs;
+  assert_int_equal(rigor_jobs_build(cfg, &jobs), 0);
+  int runs = 0;
+  rigor_run_opts_t ropts = {.search = copts.search,
+                            .on_record = fail_at_second_run,
+                            .on_record_arg = &runs,
+                            .rigor_version = "test",
+                            .rigor_git = "test"};
+  rigor_tally_t tally;
+  int rc = rigor_runner_execute(jobs.jobs, jobs.n, &ropts, &tally, err, sizeof err);
+  assert_true(rc < 0);
+  assert_string_equal(err, "cannot follow run 1");
+  assert_int_equal(tally.ran, 2);
+  json_t *recs = results_read(out);
+  assert_int_equal(results_count(recs, "run", NULL, NULL), 2);
+  json_decref(recs);
+  rigor_jobs_free(&jobs);
+  rigor_config_free(cfg);
+  free(out);
+  free(cfg_path);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_contrasts_at_max, setup, teardown),
@@ -253,6 +305,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_interleaved_arms, setup, teardown),
       cmocka_unit_test_setup_teardown(test_exact_metric, setup, teardown),
       cmocka_unit_test(test_a_bad_record_is_an_error),
+      cmocka_unit_test_setup_teardown(test_a_follow_error_stops_the_runner, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

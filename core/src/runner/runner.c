@@ -656,7 +656,8 @@ static int run_loaded(runner_t *r, claimed_t *claimed) {
       done++;
     }
     uint32_t blocks = k / n + 1;
-    if (k % n == n - 1 && !block_started(&rs, blocks, n, total) && !rigor_signals_received() &&
+    if (k % n == n - 1 && !r->failed && !block_started(&rs, blocks, n, total) &&
+        !rigor_signals_received() &&
         !ask(r, blocks == job->n_blocks ? RIGOR_BLOCK_LAST : RIGOR_BLOCK_DONE, blocks))
       break;
   }
