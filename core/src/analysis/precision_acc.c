@@ -156,8 +156,8 @@ static int insert_sorted(acc_series_t *s, double v) {
   }
   memmove(&s->sorted.v[lo + 1], &s->sorted.v[lo], (s->sorted.n - 1 - lo) * sizeof v);
   s->sorted.v[lo] = v;
-  double gaps[2] = {lo > 0 ? v - s->sorted.v[lo - 1] : 0,
-                    lo + 1 < s->sorted.n ? s->sorted.v[lo + 1] - v : 0};
+  const double gaps[2] = {lo > 0 ? v - s->sorted.v[lo - 1] : 0,
+                          lo + 1 < s->sorted.n ? s->sorted.v[lo + 1] - v : 0};
   for (int i = 0; i < 2; i++)
     if (gaps[i] > 0 && (s->gap == 0 || gaps[i] < s->gap)) s->gap = gaps[i];
   return 0;
@@ -385,8 +385,9 @@ static int on_record(void *arg, json_t *rec, const char *type, size_t line) {
 
 int rigor_precision_acc_feed(rigor_precision_acc_t *acc, const char *source, const json_t *rec,
                              char *err, size_t errlen) {
+  if (!acc || !rec || !source || !err || errlen == 0) return RIGOR_EINVAL;
   json_t *one = json_array();
-  if (!acc || !one || json_array_append(one, (json_t *)rec) != 0) {
+  if (!one || json_array_append(one, (json_t *)rec) != 0) {
     json_decref(one);
     snprintf(err, errlen, "%s: %s", source, rigor_strerror(RIGOR_ENOMEM));
     return RIGOR_ENOMEM;

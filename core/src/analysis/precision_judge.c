@@ -134,7 +134,7 @@ static double contrast_half_width(rigor_precision_acc_t *acc, const acc_exp_t *x
   bool interleaved = x->arms_axis && strcmp(x->arms_axis, axis) == 0 && row.is_time &&
                      rr->time.sorted.n && cr->time.sorted.n;
   size_t cap = interleaved ? row.s->n_runs : (size_t)x->max_block + 1;
-  double *d = malloc((cap ? cap : 1) * sizeof *d);
+  double *d = malloc(cap * sizeof *d);
   if (!d) return NAN;
   *units = pairs_of(acc, x, interleaved, ref_variant, &ref, &row, d);
   double hw = INFINITY;
