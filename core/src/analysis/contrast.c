@@ -479,11 +479,10 @@ static int push(rigor_contrasts_t *set, const rigor_contrast_t *c) {
   return 0;
 }
 
-/* Appends the contrasts of one axis against level `ref` of it. */
-static int contrast_axis(rigor_contrasts_t *set, const rigor_axis_info_t *a, size_t ref,
-                         const blocks_t *blocks, size_t slot) {
-  const rigor_exp_analysis_t *e = set->exp;
-  const rigor_contrast_opts_t *o = &set->opts;
+/* Appends the pairings of one axis against level `ref` of it: cells in the order of their
+ * reference variant, levels in the matrix's order. */
+static int pair_axis(const rigor_exp_analysis_t *e, rigor_contrast_pairs_t *set,
+                     const rigor_axis_info_t *a, size_t ref, const char *candidate, size_t slot) {
   long *level = malloc((e->n_variants ? e->n_variants : 1) * sizeof *level);
   char **cells = calloc(e->n_variants ? e->n_variants : 1, sizeof *cells);
   int rc = level && cells ? 0 : RIGOR_ENOMEM;
@@ -491,41 +490,107 @@ static int contrast_axis(rigor_contrasts_t *set, const rigor_axis_info_t *a, siz
     level[v] = variant_level(e, (uint32_t)v, a);
     if (level[v] >= 0 && !(cells[v] = cell_key(e, (uint32_t)v, a->name))) rc = RIGOR_ENOMEM;
   }
-  uint32_t max_point = 0;
-  for (size_t r = 0; r < e->n_rows; r++)
-    max_point = e->rows[r].point > max_point ? e->rows[r].point : max_point;
-  /* Cells in the order of their reference variant, levels in the matrix's order. */
   for (size_t rv = 0; !rc && rv < e->n_variants; rv++) {
     if (level[rv] != (long)ref) continue;
     for (size_t k = 0; !rc && k < a->n_levels; k++) {
-      if (k == ref || (o->candidate && strcmp(a->levels[k], o->candidate) != 0)) continue;
+      if (k == ref || (candidate && strcmp(a->levels[k], candidate) != 0)) continue;
       for (size_t v = 0; !rc && v < e->n_variants; v++) {
         if (level[v] != (long)k || strcmp(cells[v], cells[rv]) != 0) continue;
-        for (uint32_t p = 0; !rc && e->n_rows && p <= max_point; p++) {
-          const rigor_row_t *rr = row_at(e, (uint32_t)rv, p), *cr = row_at(e, (uint32_t)v, p);
-          if (!rr || !cr) continue;
-          rigor_contrast_t c = {.axis = set->axes[slot],
-                                .ref_label = set->refs[slot],
-                                .label = a->levels[k],
-                                .ref_variant = (uint32_t)rv,
-                                .variant = (uint32_t)v,
-                                .point = p,
-                                .point_label = cr->point_label,
-                                .ref = rr,
-                                .row = cr};
-          if (!(c.cell = cell_label(e, (uint32_t)v, a->name))) {
-            rc = RIGOR_ENOMEM;
-            break;
-          }
-          measure(e, blocks, o, &c);
-          if ((rc = push(set, &c))) free(c.cell);
+        rigor_contrast_pair_t *grown = realloc(set->items, (set->n + 1) * sizeof *grown);
+        if (!grown) {
+          rc = RIGOR_ENOMEM;
+          break;
         }
+        set->items = grown;
+        rigor_contrast_pair_t *p = &set->items[set->n];
+        *p = (rigor_contrast_pair_t){.axis = slot,
+                                     .label = a->levels[k],
+                                     .ref_variant = (uint32_t)rv,
+                                     .variant = (uint32_t)v};
+        if (!(p->cell = cell_label(e, (uint32_t)v, a->name)))
+          rc = RIGOR_ENOMEM;
+        else
+          set->n++;
       }
     }
   }
   for (size_t v = 0; cells && v < e->n_variants; v++)
     free(cells[v]);
   free(cells), free(level);
+  return rc;
+}
+
+void rigor_contrast_pairs_free(rigor_contrast_pairs_t *p) {
+  if (!p) return;
+  for (size_t i = 0; i < p->n; i++)
+    free(p->items[i].cell);
+  free(p->items);
+  for (size_t i = 0; i < p->n_axes; i++)
+    free(p->axes[i]), free(p->refs[i]);
+  free(p->axes), free(p->refs);
+  rigor_exp_axes_free(p->info, p->n_info);
+  memset(p, 0, sizeof *p);
+}
+
+int rigor_contrast_pairs_build(const rigor_exp_analysis_t *e, const char *axis, const char *ref,
+                               const char *candidate, rigor_contrast_pairs_t *out) {
+  memset(out, 0, sizeof *out);
+  if (!e || (!axis && ref)) return RIGOR_EINVAL;
+  int rc = rigor_exp_axes(e, &out->info, &out->n_info);
+  if (rc) return rc;
+  const rigor_axis_info_t *one = axis ? find_axis(out->info, out->n_info, axis) : NULL;
+  long ref_level = one && ref ? find_level(one, ref) : 0;
+  if ((axis && !one) || ref_level < 0 || (candidate && one && find_level(one, candidate) < 0)) {
+    rigor_contrast_pairs_free(out);
+    return RIGOR_EINVAL;
+  }
+  out->axes = calloc(out->n_info ? out->n_info : 1, sizeof *out->axes);
+  out->refs = calloc(out->n_info ? out->n_info : 1, sizeof *out->refs);
+  rc = out->axes && out->refs ? 0 : RIGOR_ENOMEM;
+  for (size_t i = 0; !rc && i < out->n_info; i++) {
+    const rigor_axis_info_t *a = &out->info[i];
+    if ((one && a != one) || a->n_levels < 2) continue;
+    size_t slot = out->n_axes++;
+    out->axes[slot] = strdup(a->name);
+    out->refs[slot] = strdup(a->levels[ref_level]);
+    rc = out->axes[slot] && out->refs[slot]
+             ? pair_axis(e, out, a, (size_t)ref_level, candidate, slot)
+             : RIGOR_ENOMEM;
+  }
+  if (rc) rigor_contrast_pairs_free(out);
+  return rc;
+}
+
+/* Appends the contrasts of every pairing at every point where both variants have a row. */
+static int contrast_pairs(rigor_contrasts_t *set, const rigor_contrast_pairs_t *pairs,
+                          const blocks_t *blocks) {
+  const rigor_exp_analysis_t *e = set->exp;
+  uint32_t max_point = 0;
+  for (size_t r = 0; r < e->n_rows; r++)
+    max_point = e->rows[r].point > max_point ? e->rows[r].point : max_point;
+  int rc = 0;
+  for (size_t i = 0; !rc && i < pairs->n; i++) {
+    const rigor_contrast_pair_t *pr = &pairs->items[i];
+    for (uint32_t p = 0; !rc && e->n_rows && p <= max_point; p++) {
+      const rigor_row_t *rr = row_at(e, pr->ref_variant, p), *cr = row_at(e, pr->variant, p);
+      if (!rr || !cr) continue;
+      rigor_contrast_t c = {.axis = set->axes[pr->axis],
+                            .ref_label = set->refs[pr->axis],
+                            .label = pr->label,
+                            .ref_variant = pr->ref_variant,
+                            .variant = pr->variant,
+                            .point = p,
+                            .point_label = cr->point_label,
+                            .ref = rr,
+                            .row = cr};
+      if (!(c.cell = strdup(pr->cell))) {
+        rc = RIGOR_ENOMEM;
+        break;
+      }
+      measure(e, blocks, &set->opts, &c);
+      if ((rc = push(set, &c))) free(c.cell);
+    }
+  }
   return rc;
 }
 
@@ -545,46 +610,29 @@ int rigor_contrasts_build_opts(const rigor_exp_analysis_t *e, const char *axis, 
                                const rigor_contrast_opts_t *opts, rigor_contrasts_t **out) {
   if (!e || !out || (!axis && ref)) return RIGOR_EINVAL;
   *out = NULL;
-  rigor_axis_info_t *axes;
-  size_t n_axes;
-  int rc = rigor_exp_axes(e, &axes, &n_axes);
+  rigor_contrast_pairs_t pairs;
+  int rc = rigor_contrast_pairs_build(e, axis, ref, opts ? opts->candidate : NULL, &pairs);
   if (rc) return rc;
-  const rigor_axis_info_t *one = axis ? find_axis(axes, n_axes, axis) : NULL;
-  long ref_level = one && ref ? find_level(one, ref) : 0;
-  if ((axis && !one) || ref_level < 0 ||
-      (opts && opts->candidate && one && find_level(one, opts->candidate) < 0)) {
-    rigor_exp_axes_free(axes, n_axes);
-    return RIGOR_EINVAL;
-  }
   rigor_contrasts_t *set = calloc(1, sizeof *set);
+  if (!set) {
+    rigor_contrast_pairs_free(&pairs);
+    return RIGOR_ENOMEM;
+  }
+  set->exp = e;
+  if (opts)
+    set->opts = *opts;
+  else
+    rigor_contrast_opts_default(&set->opts);
+  /* The set owns the pairings' axes and labels from here. */
+  set->axes = pairs.axes, set->refs = pairs.refs, set->n_axes = pairs.n_axes;
+  set->info = pairs.info, set->n_info = pairs.n_info;
+  pairs.axes = pairs.refs = NULL, pairs.n_axes = 0;
+  pairs.info = NULL, pairs.n_info = 0;
   blocks_t blocks = {0};
-  if (set) {
-    set->exp = e;
-    if (opts)
-      set->opts = *opts;
-    else
-      rigor_contrast_opts_default(&set->opts);
-    set->axes = calloc(n_axes ? n_axes : 1, sizeof *set->axes);
-    set->refs = calloc(n_axes ? n_axes : 1, sizeof *set->refs);
-  }
-  rc = set && set->axes && set->refs ? index_blocks(e, &blocks) : RIGOR_ENOMEM;
-  for (size_t i = 0; !rc && i < n_axes; i++) {
-    const rigor_axis_info_t *a = &axes[i];
-    if ((one && a != one) || a->n_levels < 2) continue;
-    size_t slot = set->n_axes++;
-    set->axes[slot] = strdup(a->name);
-    set->refs[slot] = strdup(a->levels[ref_level]);
-    rc = set->axes[slot] && set->refs[slot]
-             ? contrast_axis(set, a, (size_t)ref_level, &blocks, slot)
-             : RIGOR_ENOMEM;
-  }
+  rc = index_blocks(e, &blocks);
+  if (!rc) rc = contrast_pairs(set, &pairs, &blocks);
   free(blocks.of_run);
-  if (set) {
-    set->info = axes;
-    set->n_info = n_axes;
-  } else {
-    rigor_exp_axes_free(axes, n_axes);
-  }
+  rigor_contrast_pairs_free(&pairs);
   if (rc) {
     rigor_contrasts_free(set);
     return rc;

@@ -62,12 +62,12 @@ typedef struct rigor_contrast {
   double p, p_holm; /* paired t, two-sided; Holm-adjusted over the set */
   double w_plus, p_wilcoxon;
   bool wilcoxon_exact;
-  size_t n_zero;         /* pairs with no difference, dropped by the signed-rank test */
-  double hl_ratio;       /* exp of the Hodges-Lehmann estimate of the log ratios */
-  bool exact;            /* both figures identical in every sample: the ratio is exact */
-  bool floored;          /* the interval was widened to what the timing quantum resolves */
-  double pair_sd;        /* sd of the paired log ratios (one per block, or per run for arms) */
-  bool interleaved;      /* the levels ran as arms inside each process: the pairs are runs */
+  size_t n_zero;    /* pairs with no difference, dropped by the signed-rank test */
+  double hl_ratio;  /* exp of the Hodges-Lehmann estimate of the log ratios */
+  bool exact;       /* both figures identical in every sample: the ratio is exact */
+  bool floored;     /* the interval was widened to what the timing quantum resolves */
+  double pair_sd;   /* sd of the paired log ratios (one per block, or per run for arms) */
+  bool interleaved; /* the levels ran as arms inside each process: the pairs are runs */
   /* Interleaved arms only: window pairs in all (cycle and point of one run), the sd of one
    * window pair's log ratio around its run's mean, and the position effect on the log scale
    * (the level measured second against first, halved; NaN when not both occurred). */
@@ -91,6 +91,31 @@ typedef struct rigor_contrasts {
   size_t n_info;
   bool regression; /* some level is slower than its reference */
 } rigor_contrasts_t;
+
+/* One pairing of a contrast set, known from the experiment record before any row is read: a
+ * level of an axis against the axis's reference level, in one cell of the other axes. Each
+ * pairing gives one contrast per point at which both variants have a row. */
+typedef struct rigor_contrast_pair {
+  size_t axis;       /* in the pairings' axes and refs */
+  const char *label; /* the candidate level (owned by the pairings' info) */
+  char *cell;        /* the other axes' levels, "threads=2"; "" when none */
+  uint32_t ref_variant, variant;
+} rigor_contrast_pair_t;
+
+typedef struct rigor_contrast_pairs {
+  char **axes, **refs; /* the axes paired, each with its reference level */
+  size_t n_axes;
+  rigor_contrast_pair_t *items; /* by axis, cell, level */
+  size_t n;
+  rigor_axis_info_t *info;
+  size_t n_info;
+} rigor_contrast_pairs_t;
+
+/* The pairings rigor_contrasts_build contrasts, in its order; `candidate` NULL for every level.
+ * Reads only e's variants and experiment record. RIGOR_EINVAL as rigor_contrasts_build. */
+int rigor_contrast_pairs_build(const rigor_exp_analysis_t *e, const char *axis, const char *ref,
+                               const char *candidate, rigor_contrast_pairs_t *out);
+void rigor_contrast_pairs_free(rigor_contrast_pairs_t *p);
 
 /* The contrasts of `axis` with the reference level `ref` (NULL: the first level). With axis NULL,
  * every axis with more than one level against its first level (ref must be NULL). Defaults of

@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analysis.h"
-#include "contrast.h"
+#include "errors.h"
+#include "precision_acc.h"
 
 static json_t *half_width_json(double h) {
   return isfinite(h) ? json_real(h) : json_null();
@@ -13,38 +13,29 @@ static json_t *half_width_json(double h) {
 
 /* Every interval the rule reads, each with the reason it stopped: its own precision, or the
  * experiment's reason. */
-static json_t *targets(const rigor_exp_analysis_t *e, double bound, const char *reason) {
+static json_t *targets(const rigor_stop_judgement_t *j, double bound, const char *reason) {
   json_t *out = json_array();
-  rigor_contrasts_t *c = NULL;
-  if (rigor_contrasts_build(e, NULL, NULL, &c) != 0) return out;
-  for (size_t i = 0; i < c->n; i++) {
-    const rigor_contrast_t *x = &c->items[i];
-    json_array_append_new(out, json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:s?, s:I, s:o, s:s}",
-                                         "kind", "contrast", "axis", x->axis, "level", x->label,
-                                         "reference", x->ref_label, "cell", x->cell ? x->cell : "",
-                                         "point", (json_int_t)x->point, "point_label",
-                                         x->point_label, "blocks", (json_int_t)x->n_pairs,
-                                         "half_width_log", half_width_json(x->half_width), "stop",
-                                         x->half_width <= bound ? "precision" : reason));
+  for (size_t i = 0; out && i < j->n; i++) {
+    const rigor_stop_target_t *x = &j->targets[i];
+    const char *stop = x->half_width <= bound ? "precision" : reason;
+    json_t *t =
+        x->contrast
+            ? json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:s?, s:I, s:o, s:s}", "kind", "contrast",
+                        "axis", x->axis, "level", x->level, "reference", x->reference, "cell",
+                        x->cell ? x->cell : "", "point", (json_int_t)x->point, "point_label",
+                        x->point_label, "blocks", (json_int_t)x->units, "half_width_log",
+                        half_width_json(x->half_width), "stop", stop)
+            : json_pack("{s:s, s:I, s:s?, s:I, s:s?, s:I, s:o, s:s}", "kind", "row", "variant",
+                        (json_int_t)x->variant, "variant_label", x->variant_label, "point",
+                        (json_int_t)x->point, "point_label", x->point_label, "runs",
+                        (json_int_t)x->units, "half_width_log", half_width_json(x->half_width),
+                        "stop", stop);
+    if (!t || json_array_append_new(out, t) != 0) {
+      json_decref(out);
+      return NULL;
+    }
   }
-  for (size_t r = 0; c->n == 0 && r < e->n_rows; r++) {
-    const rigor_row_t *w = &e->rows[r];
-    json_array_append_new(out,
-                          json_pack("{s:s, s:I, s:s?, s:I, s:s?, s:I, s:o, s:s}", "kind", "row",
-                                    "variant", (json_int_t)w->variant, "variant_label",
-                                    w->variant_label, "point", (json_int_t)w->point, "point_label",
-                                    w->point_label, "runs", (json_int_t)w->figure.n_runs,
-                                    "half_width_log", half_width_json(w->figure.half_width), "stop",
-                                    w->figure.half_width <= bound ? "precision" : reason));
-  }
-  rigor_contrasts_free(c);
   return out;
-}
-
-static const rigor_exp_analysis_t *find_exp(const rigor_analysis_t *a, const char *name) {
-  for (size_t i = 0; a && i < a->n_exps; i++)
-    if (strcmp(a->exps[i].name, name) == 0) return &a->exps[i];
-  return NULL;
 }
 
 /* The design's square is complete, or max cannot complete the next one. */
@@ -70,26 +61,28 @@ static void say(const rigor_adaptive_t *ad, const rigor_job_t *job, uint32_t blo
             blocks, w);
 }
 
-bool rigor_adaptive_after_block(void *arg, const rigor_block_report_t *b, json_t **record) {
-  const rigor_adaptive_t *ad = arg;
+int rigor_adaptive_after_block(void *arg, const rigor_block_report_t *b, json_t **record, char *err,
+                               size_t errlen) {
+  rigor_adaptive_t *ad = arg;
   const rigor_job_t *job = b->job;
   bool adaptive = job->precision > 0;
-  if (!adaptive && b->event != RIGOR_BLOCK_DEADLINE) return true;
-  if (b->event == RIGOR_BLOCK_DONE && b->blocks < job->min_blocks) return true;
-  rigor_analysis_t *a = NULL;
-  char err[1024];
-  const char *path = job->output;
-  if (rigor_analysis_load(&path, 1, &a, err, sizeof err) != 0) a = NULL;
-  const rigor_exp_analysis_t *e = find_exp(a, job->name);
+  if (!adaptive && b->event != RIGOR_BLOCK_DEADLINE) return 1;
+  if (b->event == RIGOR_BLOCK_DONE && b->blocks < job->min_blocks) return 1;
+  int rc = rigor_adaptive_catch_up(ad, job, err, errlen);
+  if (rc) return rc < 0 ? rc : RIGOR_EIO;
+  rigor_stop_judgement_t j;
+  if (rigor_precision_acc_judge(ad->acc, job->name, &j) != 0) {
+    snprintf(err, errlen, "%s: out of memory judging the precision of %s", job->output, job->name);
+    return RIGOR_ENOMEM;
+  }
   /* The precision on the log scale the intervals are kept in. */
   double bound = adaptive ? log1p(job->precision) : -1;
-  double worst = e ? rigor_precision_worst(e, NULL, NULL) : INFINITY;
-  bool reached = adaptive && worst <= bound;
+  bool reached = adaptive && j.worst <= bound;
   rigor_stop_reason_t reason;
   if (b->event == RIGOR_BLOCK_DONE) {
     if (!reached || !square_done(job, b->blocks)) {
-      rigor_analysis_free(a);
-      return true;
+      rigor_stop_judgement_free(&j);
+      return 1;
     }
     reason = RIGOR_STOP_PRECISION;
   } else if (b->event == RIGOR_BLOCK_LAST) {
@@ -97,6 +90,7 @@ bool rigor_adaptive_after_block(void *arg, const rigor_block_report_t *b, json_t
   } else {
     reason = RIGOR_STOP_DEADLINE;
   }
+  json_t *listed = j.known ? targets(&j, bound, rigor_stop_reason_names[reason]) : NULL;
   rigor_stop_record_t x = {
       .experiment = job->name,
       .blocks = b->blocks,
@@ -104,11 +98,16 @@ bool rigor_adaptive_after_block(void *arg, const rigor_block_report_t *b, json_t
       .max_blocks = job->n_blocks,
       .precision = job->precision,
       .reason = reason,
-      .worst_half_width_log = worst,
-      .targets = e ? targets(e, bound, rigor_stop_reason_names[reason]) : NULL,
+      .worst_half_width_log = j.worst,
+      .targets = listed,
   };
-  *record = rigor_record_stop(&x);
-  say(ad, job, b->blocks, reason, worst);
-  rigor_analysis_free(a);
-  return false;
+  *record = j.known && !listed ? NULL : rigor_record_stop(&x);
+  rigor_stop_judgement_free(&j);
+  if (!*record) {
+    snprintf(err, errlen, "%s: out of memory writing the stop record of %s", job->output,
+             job->name);
+    return RIGOR_ENOMEM;
+  }
+  say(ad, job, b->blocks, reason, x.worst_half_width_log);
+  return 0;
 }

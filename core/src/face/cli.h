@@ -37,6 +37,11 @@ int rigor_cmd_history(int argc, char **argv);    /* cmd_history.c */
 int rigor_cmd_import(int argc, char **argv);     /* cmd_import.c */
 int rigor_cmd_ab(int argc, char **argv);         /* cmd_ab.c */
 
+/* cmd_report.c: what `rigor report FILE` prints of an analysis already loaded (text, every
+ * table) on stdout; rigor run's closing report. Returns 0, or -1 with a message on stderr. */
+struct rigor_analysis;
+int rigor_report_print(const struct rigor_analysis *a);
+
 /* cmd_store.c: the store a command reads: `given` (--db), else $RIGOR_DB, else rigor.db. */
 const char *rigor_store_url(const char *given);
 

@@ -14,6 +14,19 @@ static const char about[] =
     "expectations, and the contrasts of every matrix axis with several levels against its first\n"
     "level (or the level --ref names), paired by block.\n";
 
+int rigor_report_print(const rigor_analysis_t *a) {
+  rigor_report_opts_t ropts = {.by = RIGOR_BY_VARIANT};
+  rigor_report_view_t view = RIGOR_REPORT_VIEW_INIT;
+  const rigor_writer_t *writer = rigor_writer_find("text");
+  rigor_doc_t *doc = writer ? rigor_report_doc(a, &ropts) : NULL;
+  int rc = doc ? rigor_report_view_apply(&view, "report", doc) : -1;
+  if (!rc) rc = writer->write(doc, stdout) ? -1 : 0;
+  if (!doc) fprintf(stderr, "rigor report: out of memory\n");
+  rigor_doc_free(doc);
+  fflush(stdout);
+  return rc;
+}
+
 int rigor_cmd_report(int argc, char **argv) {
   const char *format = NULL, *out_path = NULL, *by = NULL, *table = NULL, *columns = NULL,
              *width = NULL;

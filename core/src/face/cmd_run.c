@@ -61,23 +61,28 @@ static int exit_code(int rc, const rigor_tally_t *t) {
 
 /* Each distinct results file once: its report, and its rows against gate.expect. Returns how many
  * rows fell below their expectation. */
-static size_t report_outputs(const rigor_config_t *cfg, bool report) {
+/* Each distinct results file read once: its report, and its rows against gate.expect. A file
+ * that cannot be read, or a report that cannot be written, makes *code a failure. Returns the
+ * rows below expectation. */
+static size_t report_outputs(const rigor_config_t *cfg, bool report, int *code) {
   size_t below = 0;
   for (uint32_t i = 0; i < cfg->n_experiments; i++) {
     bool seen = false;
     for (uint32_t j = 0; j < i; j++)
       seen = seen || !strcmp(cfg->experiments[j].output, cfg->experiments[i].output);
     if (seen || access(cfg->experiments[i].output, R_OK) != 0) continue;
-    if (report) {
-      char *rargv[] = {"report", cfg->experiments[i].output, NULL};
-      fflush(stderr);
-      rigor_cmd_report(2, rargv);
-    }
     const char *path = cfg->experiments[i].output;
     rigor_analysis_t *a = NULL;
     char aerr[1024];
-    if (rigor_analysis_load(&path, 1, &a, aerr, sizeof aerr) == 0)
-      below += rigor_expectations_missed(a);
+    fflush(stderr);
+    if (rigor_analysis_load(&path, 1, &a, aerr, sizeof aerr) != 0) {
+      fprintf(stderr, "rigor: %s\n", aerr);
+      if (*code == RIGOR_EXIT_OK) *code = RIGOR_EXIT_RUN_FAILED;
+      continue;
+    }
+    if (report && rigor_report_print(a) != 0 && *code == RIGOR_EXIT_OK)
+      *code = RIGOR_EXIT_RUN_FAILED;
+    below += rigor_expectations_missed(a);
     rigor_analysis_free(a);
   }
   return below;
@@ -156,7 +161,9 @@ int rigor_cmd_run(int argc, char **argv) {
   ropts.heartbeat_s = view.quiet ? 0 : view.line && heartbeat_s > 0 ? 1 : heartbeat_s;
   ropts.progress = rigor_progress_draw;
   ropts.progress_arg = &view;
-  rigor_adaptive_t adaptive = {.quiet = view.quiet};
+  rigor_adaptive_t adaptive = {.quiet = view.quiet, .resume = ropts.resume};
+  ropts.on_record = rigor_adaptive_on_record;
+  ropts.on_record_arg = &adaptive;
   ropts.after_block = rigor_adaptive_after_block;
   ropts.after_block_arg = &adaptive;
   code = RIGOR_EXIT_RUN_FAILED;
@@ -177,6 +184,7 @@ int rigor_cmd_run(int argc, char **argv) {
   rigor_tally_t tally;
   char rerr[4096];
   int rc = rigor_runner_execute(jobs.jobs, jobs.n, &ropts, &tally, rerr, sizeof rerr);
+  rigor_adaptive_free(&adaptive);
   if (view.line) fprintf(stderr, "\r\033[K");
   if (rc < 0) fprintf(stderr, "rigor: %s\n", rerr);
   if (tally.signal)
@@ -185,8 +193,9 @@ int rigor_cmd_run(int argc, char **argv) {
             "finish)\n",
             strsignal(tally.signal));
   code = exit_code(rc, &tally);
-  size_t below =
-      code != RIGOR_EXIT_USAGE && code < 128 ? report_outputs(cfg, !no_report && !view.quiet) : 0;
+  size_t below = code != RIGOR_EXIT_USAGE && code < 128
+                     ? report_outputs(cfg, !no_report && !view.quiet, &code)
+                     : 0;
   if (below) {
     fflush(stdout);
     fprintf(stderr, "rigor: %zu row%s below expectation (gate.expect; see the report)\n", below,

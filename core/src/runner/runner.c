@@ -40,7 +40,7 @@ typedef struct runner {
   rigor_results_writer_t telemetry_out; /* sidecar for raw telemetry, fd < 0 when unused */
   char *err;
   size_t errlen;
-  int io_error;
+  int failed;
   rigor_tally_t *tally;
   uint32_t resumed;           /* runs of the job's schedule the resumed file already held */
   rigor_env_window_t *window; /* the sampled environment checks, open while the runs run */
@@ -65,16 +65,22 @@ static const uint32_t *run_variants(const rigor_job_t *job, uint32_t k, uint32_t
 }
 
 static void write_record(runner_t *r, rigor_results_writer_t *w, const json_t *rec) {
-  if (r->io_error || w->fd < 0) return;
-  if (rigor_results_append(w, rec, r->err, r->errlen) < 0) r->io_error = RIGOR_EIO;
-  if (w == &r->out) r->unsynced = true;
+  if (r->failed || w->fd < 0) return;
+  if (rigor_results_append(w, rec, r->err, r->errlen) < 0) r->failed = RIGOR_EIO;
+  if (w != &r->out) return;
+  r->unsynced = true;
+  int rc = !r->failed && r->opts->on_record
+               ? r->opts->on_record(r->opts->on_record_arg, r->job, rec, r->err, r->errlen)
+               : 0;
+  /* The caller cannot follow the results any more: no further run is worth its time. */
+  if (rc) r->failed = rc < 0 ? rc : RIGOR_EIO;
 }
 
 /* fsyncs the results file when something was appended since the last time: every run ends with
  * one, and nothing else pays for another (the experiment record rides on the first run's). */
 static void sync_out(runner_t *r) {
-  if (r->io_error || !r->unsynced) return;
-  if (rigor_results_sync(&r->out, r->err, r->errlen) < 0) r->io_error = RIGOR_EIO;
+  if (r->failed || !r->unsynced) return;
+  if (rigor_results_sync(&r->out, r->err, r->errlen) < 0) r->failed = RIGOR_EIO;
   r->unsynced = false;
 }
 
@@ -554,13 +560,18 @@ static bool ask(runner_t *r, rigor_block_event_t event, uint32_t blocks) {
   if (!r->opts->after_block) return true;
   json_t *rec = NULL;
   rigor_block_report_t b = {.job = r->job, .event = event, .blocks = blocks};
-  bool go_on = r->opts->after_block(r->opts->after_block_arg, &b, &rec);
+  int go_on = r->opts->after_block(r->opts->after_block_arg, &b, &rec, r->err, r->errlen);
+  if (go_on < 0) {
+    if (!r->failed) r->failed = go_on;
+    json_decref(rec);
+    return false;
+  }
   if (rec) {
     write_record(r, &r->out, rec);
     json_decref(rec);
     sync_out(r);
   }
-  return go_on;
+  return go_on > 0;
 }
 
 /* Opens the results file under its lock and readies it: resumed (its cut tail repaired),
@@ -637,7 +648,7 @@ static int run_loaded(runner_t *r, claimed_t *claimed) {
   uint32_t done = 0, n = per_block(job), k = 0;
   bool deadline = false;
   /* An experiment a stop record ended has nothing left to run. */
-  for (; k < total && !rs.stopped && !rigor_signals_received() && !r->io_error; k++) {
+  for (; k < total && !rs.stopped && !rigor_signals_received() && !r->failed; k++) {
     if (!(rs.done && rs.done[k])) {
       double left = time_left(r);
       if ((deadline = left < 0)) break;
@@ -645,7 +656,8 @@ static int run_loaded(runner_t *r, claimed_t *claimed) {
       done++;
     }
     uint32_t blocks = k / n + 1;
-    if (k % n == n - 1 && !block_started(&rs, blocks, n, total) && !rigor_signals_received() &&
+    if (k % n == n - 1 && !r->failed && !block_started(&rs, blocks, n, total) &&
+        !rigor_signals_received() &&
         !ask(r, blocks == job->n_blocks ? RIGOR_BLOCK_LAST : RIGOR_BLOCK_DONE, blocks))
       break;
   }
@@ -657,7 +669,7 @@ static int run_loaded(runner_t *r, claimed_t *claimed) {
   sync_out(r);
   rigor_results_close(&r->out);
   if (r->telemetry_out.fd >= 0) rigor_results_close(&r->telemetry_out);
-  if (r->io_error) return RIGOR_EIO;
+  if (r->failed) return r->failed;
   rigor_progress_t p = {
       .event = RIGOR_PROGRESS_JOB_END, .total = total, .done = done, .deadline = deadline};
   report(r, &p);
@@ -711,7 +723,7 @@ int rigor_runner_execute(const rigor_job_t *jobs, size_t n_jobs, const rigor_run
   int rc = 0;
   for (size_t i = 0; i < n_jobs && !rigor_signals_received() && rc == 0; i++) {
     r.job = &jobs[i];
-    r.io_error = 0;
+    r.failed = 0;
     rc = load_plugins(&r);
     if (rc == 0) rc = run_loaded(&r, &claimed);
     unload_plugins(&r);

@@ -105,11 +105,19 @@ typedef struct rigor_run_opts {
   /* While a run goes on, a RUN_ALIVE event every heartbeat_s seconds of it; 0 for none. */
   double heartbeat_s;
   void *progress_arg;
-  /* Called after each complete block and when the deadline stops an experiment; returns false
-   * to run no further block (read after RIGOR_BLOCK_DONE only). A record it hands back in
-   * *record is appended to the results file. The runner does not judge results: this is where
-   * the caller stops an experiment once its answer is precise enough. NULL runs every block. */
-  bool (*after_block)(void *arg, const rigor_block_report_t *b, json_t **record);
+  /* Every record as it is appended to a job's results file (the experiment record, samples,
+   * run records, stop records), so that the caller can follow the results without reading them
+   * back; returns 0, or nonzero with `err` to stop the invocation (rigor_runner_execute then
+   * returns it). NULL for none. */
+  int (*on_record)(void *arg, const rigor_job_t *job, const json_t *rec, char *err, size_t errlen);
+  void *on_record_arg;
+  /* Called after each complete block and when the deadline stops an experiment; returns 1 to
+   * go on, 0 to run no further block (read after RIGOR_BLOCK_DONE only), or a negative error
+   * with `err` to stop the invocation. A record it hands back in *record is appended to the
+   * results file. The runner does not judge results: this is where the caller stops an
+   * experiment once its answer is precise enough. NULL runs every block. */
+  int (*after_block)(void *arg, const rigor_block_report_t *b, json_t **record, char *err,
+                     size_t errlen);
   void *after_block_arg;
 } rigor_run_opts_t;
 
@@ -122,7 +130,8 @@ typedef struct rigor_tally {
 /* Runs the jobs in order, stopping at the first one that cannot run. Returns 0;
  * RIGOR_ECONFIG when a job was refused before it ran (its results file exists, it would run
  * commands without allow_commands, its plugin cannot be loaded, its results file cannot be
- * resumed); or RIGOR_EIO when records could not be written. `err` says why. */
+ * resumed); RIGOR_EIO when records could not be written; or the error on_record or
+ * after_block returned. `err` says why. */
 int rigor_runner_execute(const rigor_job_t *jobs, size_t n_jobs, const rigor_run_opts_t *opts,
                          rigor_tally_t *tally, char *err, size_t errlen);
 
