@@ -262,7 +262,7 @@ static const rigor_plugin_t pto_vf_plugin = {
     .check_params = pto_vf_check_params,
     .primary_metric = "vf_total_cycles", /* the figure a round is judged by */
     .capabilities = RIGOR_CAP_DECLARED | RIGOR_CAP_VALIDATES | RIGOR_CAP_IDENTITY |
-                    RIGOR_CAP_READS_METRICS | RIGOR_CAP_LISTS_COMMANDS,
+                    RIGOR_CAP_READS_METRICS | RIGOR_CAP_LISTS_COMMANDS | RIGOR_CAP_CHECKS_PARAMS,
 };
 
 RIGOR_EXPORT const rigor_plugin_t *rigor_plugin_get(uint32_t index) {
