@@ -81,6 +81,15 @@ int rigor_adaptive_after_block(void *arg, const rigor_block_report_t *b, json_t 
   rigor_stop_reason_t reason;
   if (b->event == RIGOR_BLOCK_DONE) {
     if (!reached || !square_done(job, b->blocks)) {
+      /* Signs of progress towards the answer: how wide the widest interval still is. */
+      if (!ad->quiet && adaptive) {
+        if (isfinite(j.worst))
+          fprintf(stderr, "rigor: %s: %u blocks, widest interval ±%.2f%% (target ±%g%%)\n",
+                  job->name, b->blocks, expm1(j.worst) * 100, job->precision * 100);
+        else
+          fprintf(stderr, "rigor: %s: %u blocks, no interval yet (target ±%g%%)\n", job->name,
+                  b->blocks, job->precision * 100);
+      }
       rigor_stop_judgement_free(&j);
       return 1;
     }
