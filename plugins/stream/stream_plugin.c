@@ -182,6 +182,22 @@ static int stream_check_params(const void *params, const rigor_points_t *points,
   return 0;
 }
 
+/* The three arrays as allocate_arrays() rounds them, at the length init would choose. */
+static uint64_t stream_footprint(const void *params, const rigor_points_t *points) {
+  (void)points;
+  const stream_params_t *p = params;
+  stream_sizing_t sizing;
+  stream_default_elements((stream_dtype_t)p->dtype, &sizing);
+  const uint64_t elements = p->elements > 0 ? p->elements : sizing.elements;
+  const uint64_t elsize = stream_dtype_size((stream_dtype_t)p->dtype);
+  uint64_t total = 0;
+  for (uint64_t k = 0; k < STREAM_N_ARRAYS; k++) {
+    const uint64_t bytes = (elements + k * p->offset) * elsize;
+    total += (bytes + STREAM_ALIGNMENT - 1) / STREAM_ALIGNMENT * STREAM_ALIGNMENT;
+  }
+  return total;
+}
+
 static int check_points_agree(rigor_ctx_t *ctx, const rigor_host_t *host,
                               const rigor_points_t *points, const stream_params_t *base) {
   const char *differs = param_varying_in_sweep(points, base);
@@ -500,8 +516,9 @@ static const rigor_plugin_t stream_plugin = {
     .identity = stream_identity,
     .metrics_read = stream_metrics_read,
     .check_params = stream_check_params,
-    .capabilities =
-        RIGOR_CAP_DECLARED | RIGOR_CAP_CHECKS_PARAMS | RIGOR_CAP_VALIDATES | RIGOR_CAP_IDENTITY | RIGOR_CAP_READS_METRICS,
+    .footprint = stream_footprint,
+    .capabilities = RIGOR_CAP_FOOTPRINT | RIGOR_CAP_DECLARED | RIGOR_CAP_CHECKS_PARAMS |
+                    RIGOR_CAP_VALIDATES | RIGOR_CAP_IDENTITY | RIGOR_CAP_READS_METRICS,
 };
 
 RIGOR_EXPORT const rigor_plugin_t *rigor_plugin_get(uint32_t index) {

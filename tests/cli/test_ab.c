@@ -149,6 +149,44 @@ static void test_config_with_builds(void **state) {
   free(out), free(err);
 }
 
+/* The memory the arms of a run hold together: rigor plan shows it from the plugin's footprint
+ * hook, and rigor run refuses, before anything runs, a run that cannot fit. */
+static void write_stream_arms(const char *name, const char *big) {
+  char path[1200];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fprintf(f,
+          "schema: 1\nname: mem\nplugin: stream\nparams: {kernels: triad, threads: 1}\n"
+          "matrix: {elements: [1048576, %s]}\norder: {interleave: elements, replicates: 2}\n"
+          "timing: {warmup: 0, cycles: 2, iters: 1}\n",
+          big);
+  fclose(f);
+}
+
+static void test_memory_of_the_arms(void **state) {
+  (void)state;
+  char *out, *err;
+  write_stream_arms("mem_small.yaml", "2097152");
+  assert_int_equal(rigor(&out, &err, "plan mem_small.yaml"), 0);
+  /* 3 arrays of 8 MiB and 3 of 16 MiB, each rounded to 2 MiB. */
+  if (!strstr(out, "memory: a run holds up to 72 MiB at once (every arm's instance together)"))
+    fail_msg("%s", out);
+  free(out), free(err);
+  /* 2^40 doubles an array: 24 TiB for the second arm alone. */
+  write_stream_arms("mem_huge.yaml", "1099511627776");
+  assert_int_equal(rigor(&out, &err, "plan mem_huge.yaml"), 0);
+  assert_non_null(strstr(out, "rigor run refuses it"));
+  free(out), free(err);
+  assert_int_equal(rigor(&out, &err, "run mem_huge.yaml -o mem_huge.jsonl"), 2);
+  assert_non_null(strstr(err, "a run would hold 24 TiB at once (its arms together), more than"));
+  assert_non_null(strstr(err, "order: {interleave: none}"));
+  free(out), free(err);
+  char path[1200];
+  snprintf(path, sizeof path, "%s/mem_huge.jsonl", dir);
+  assert_int_not_equal(access(path, F_OK), 0); /* nothing ran, nothing was written */
+}
+
 static void test_usage_errors(void **state) {
   (void)state;
   char *out, *err;
@@ -167,9 +205,8 @@ static void test_usage_errors(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_commands_interleaved),
-      cmocka_unit_test(test_names_and_format),
-      cmocka_unit_test(test_config_with_builds),
+      cmocka_unit_test(test_commands_interleaved), cmocka_unit_test(test_names_and_format),
+      cmocka_unit_test(test_config_with_builds),   cmocka_unit_test(test_memory_of_the_arms),
       cmocka_unit_test(test_usage_errors),
   };
   return cmocka_run_group_tests(tests, setup, NULL);

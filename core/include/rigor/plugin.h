@@ -211,6 +211,9 @@ enum rigor_plugin_caps {
   RIGOR_CAP_LISTS_COMMANDS = 1u << 9,
   /* declare_metrics() adds metrics that depend on the params. */
   RIGOR_CAP_DECLARES_METRICS = 1u << 10,
+  /* footprint() says how much memory one instance holds (rigor plan, and the check that the
+   * arms of an interleaved run fit in memory together). */
+  RIGOR_CAP_FOOTPRINT = 1u << 11,
 };
 
 typedef enum { RIGOR_MARK_BEGIN = 0, RIGOR_MARK_END = 1 } rigor_mark_kind_t;
@@ -302,6 +305,14 @@ typedef struct rigor_plugin {
    * built before it. */
   /* enum rigor_plugin_caps bits, with RIGOR_CAP_DECLARED; 0 lets the core infer them. */
   uint32_t capabilities;
+
+  /* Appended in rigor 0.1.0 (ABI 1), before its first release, with interleaved arms: read as
+   * NULL from plugins built before it. */
+  /* Optional, with RIGOR_CAP_FOOTPRINT: the bytes of memory one instance with these params holds
+   * at once (its arrays and buffers, over the whole sweep), or 0 when it cannot say. Called by
+   * the config language before anything runs (no ctx): `rigor plan` shows it, and an interleaved
+   * run whose arms together need more than the machine has available is refused. */
+  uint64_t (*footprint)(const void *params, const rigor_points_t *points);
 } rigor_plugin_t;
 
 /* The single exported symbol. */

@@ -26,6 +26,7 @@ static const cap_rule_t rules[] = {
      "RIGOR_CAP_DECLARES_METRICS",
      "declares metrics",
      {"declare_metrics"}},
+    {RIGOR_CAP_FOOTPRINT, "RIGOR_CAP_FOOTPRINT", "footprint", {"footprint"}},
 };
 #define N_RULES (sizeof rules / sizeof *rules)
 
@@ -45,6 +46,7 @@ static bool hook_present(const rigor_plugin_t *d, const char *hook) {
       {"check_params", d->check_params != NULL},
       {"commands", d->commands != NULL},
       {"declare_metrics", d->declare_metrics != NULL},
+      {"footprint", d->footprint != NULL},
   };
   for (size_t i = 0; i < sizeof hooks / sizeof *hooks; i++)
     if (strcmp(hooks[i].name, hook) == 0) return hooks[i].present;

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "run_memory.h"
 #include "config_args.h"
 #include "plan_estimate.h"
 
@@ -96,6 +97,7 @@ static void print_experiment(FILE *out, const rigor_experiment_t *e) {
             s->incomplete ? "INCOMPLETE" : "complete");
   fprintf(out, "\n  hash %s\n  output %s\n", e->hash, e->output);
   rigor_plan_estimate_print(out, e);
+  rigor_run_memory_print(out, e);
   for (uint32_t v = 0; v < e->n_variants; v++) {
     const json_t *build = json_object_get(e->variants[v].settings, "build");
     bool first = build != NULL;

@@ -6,6 +6,7 @@
 #include "adaptive.h"
 #include "analysis.h"
 #include "cli.h"
+#include "run_memory.h"
 #include "config_args.h"
 #include "experiment.h"
 #include "jobs.h"
@@ -148,6 +149,15 @@ int rigor_cmd_run(int argc, char **argv) {
       print_schedule(&cfg->experiments[i]);
     code = RIGOR_EXIT_OK;
     goto out_config;
+  }
+
+  for (uint32_t i = 0; i < cfg->n_experiments; i++) {
+    char why[512];
+    if (!rigor_run_memory_fits(&cfg->experiments[i], why, sizeof why)) {
+      fprintf(stderr, "rigor run: %s\n", why);
+      code = RIGOR_EXIT_USAGE;
+      goto out_config;
+    }
   }
 
   char self[4096];

@@ -36,6 +36,8 @@ typedef struct rigor_variant {
   json_t *axes;     /* object: axis key ("timing.warmup", "bytes") -> value or its label */
   json_t *settings; /* fully resolved settings, as described above */
   char *commands;   /* the external commands its runs would execute, one per line; NULL: none */
+  uint64_t
+      footprint; /* bytes one plugin instance holds (the plugin's footprint hook); 0: unknown */
 } rigor_variant_t;
 
 typedef struct rigor_experiment {

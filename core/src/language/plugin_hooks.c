@@ -77,7 +77,7 @@ int rigor__plugin_hooks(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__n
                         rigor_experiment_t *e) {
   bool runs = (d->flags & RIGOR_PLUGIN_RUNS_COMMANDS) != 0;
   e->runs_commands = false;
-  if (!d->check_params && !runs) return 0;
+  if (!d->check_params && !runs && !d->footprint) return 0;
   char *buf = runs ? malloc(COMMANDS_CAP) : NULL;
   if (runs && !buf) return rigor__fail(c, n, "out of memory");
   int rc = 0;
@@ -92,6 +92,7 @@ int rigor__plugin_hooks(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__n
     }
     if (d->check_params) rc = check_variant(c, d, n, e, v, &rp);
     if (!rc && runs) rc = list_commands(c, d, n, v, &rp, buf);
+    if (!rc && d->footprint) v->footprint = d->footprint(rp.base, &rp.points);
     e->runs_commands = e->runs_commands || v->commands != NULL;
     rigor_run_params_free(d, &rp);
   }
