@@ -1,7 +1,7 @@
 /* Runs the stream plugin through its ABI the way STREAM runs its main loop: every cycle runs each
  * kernel once, timed alone, then validated (untimed). Prints STREAM's figure per kernel: best rate
- * in MB/s (1 MB = 1e6 bytes) = 1e-6 * bytes / min time over all cycles but the first, and whether
- * each kernel wrote with non-temporal stores (the plugin's nt_stores metric).
+ * in MB/s (1 MB = 1e6 bytes) = 1e-6 * bytes / min time over all cycles but the first, and the
+ * store path each kernel took (the plugin's nt_stores metric: plain, nt or memcpy).
  *
  *   stream_bench PLUGIN.so ELEMENTS THREADS CYCLES [nt] [all]
  *
@@ -114,9 +114,12 @@ int main(int argc, char **argv) {
   for (int k = 0; k < n_kernels; k++)
     printf("%s:%*s%12.1f  %11.6f\n", labels[k], (int)(11 - strlen(labels[k])), "",
            1e-6 * (double)bytes[k] / best[k], best[k]);
-  printf("Non-temporal stores:");
+  /* The nt_stores metric's values: 0 plain, 1 non-temporal, 2 the C library's memcpy. */
+  static const char *const paths[] = {"plain", "nt", "memcpy"};
+  printf("Store path:");
   for (int k = 0; k < n_kernels; k++)
-    printf(" %s=%s", labels[k], nt_stores[k] == 1.0 ? "yes" : nt_stores[k] == 0.0 ? "no" : "-");
+    printf(" %s=%s", labels[k],
+           nt_stores[k] >= 0 && nt_stores[k] <= 2 ? paths[(int)nt_stores[k]] : "-");
   printf("\n%s\n", status ? "Failed validation" : "Solution Validates");
   for (int k = 0; k < n_kernels; k++)
     free(points[k]);
