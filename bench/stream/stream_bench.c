@@ -3,9 +3,10 @@
  * in MB/s (1 MB = 1e6 bytes) = 1e-6 * bytes / min time over all cycles but the first, and the
  * store path each kernel took (the plugin's nt_stores metric: plain, nt or memcpy).
  *
- *   stream_bench PLUGIN.so ELEMENTS THREADS CYCLES [nt] [all]
+ *   stream_bench PLUGIN.so ELEMENTS THREADS CYCLES [nt] [all] [PARAM=VALUE...]
  *
- * `nt` sets nt_stores; `all` adds BabelStream's dot and nstream to STREAM's four kernels.
+ * `nt` sets nt_stores; `all` adds BabelStream's dot and nstream to STREAM's four kernels;
+ * PARAM=VALUE sets any other param (e.g. proc_bind=none) for every kernel.
  */
 #include <dlfcn.h>
 #include <stdio.h>
@@ -40,7 +41,8 @@ static void set(const rigor_plugin_t *d, void *params, const char *name, const c
 
 int main(int argc, char **argv) {
   if (argc < 5) {
-    fprintf(stderr, "usage: %s PLUGIN.so ELEMENTS THREADS CYCLES [nt] [all]\n", argv[0]);
+    fprintf(stderr, "usage: %s PLUGIN.so ELEMENTS THREADS CYCLES [nt] [all] [PARAM=VALUE...]\n",
+            argv[0]);
     return 2;
   }
   const unsigned cycles = (unsigned)strtoul(argv[4], NULL, 10);
@@ -51,8 +53,8 @@ int main(int argc, char **argv) {
       nt = true;
     else if (strcmp(argv[i], "all") == 0)
       n_kernels = MAX_KERNELS;
-    else {
-      fprintf(stderr, "unknown option %s: expected nt or all\n", argv[i]);
+    else if (!strchr(argv[i], '=')) {
+      fprintf(stderr, "unknown option %s: expected nt, all or PARAM=VALUE\n", argv[i]);
       return 2;
     }
   }
@@ -76,6 +78,13 @@ int main(int argc, char **argv) {
     set(d, points[k], "elements", argv[2]);
     set(d, points[k], "threads", argv[3]);
     set(d, points[k], "nt_stores", nt ? "true" : "false");
+    for (int i = 5; i < argc; i++) {
+      char name[64];
+      const char *eq = strchr(argv[i], '=');
+      if (!eq || (size_t)(eq - argv[i]) >= sizeof name) continue;
+      snprintf(name, sizeof name, "%.*s", (int)(eq - argv[i]), argv[i]);
+      set(d, points[k], name, eq + 1);
+    }
   }
   const rigor_points_t sweep = {.count = (uint32_t)n_kernels,
                                 .points = (const void *const *)points};
