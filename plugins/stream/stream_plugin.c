@@ -40,8 +40,7 @@ typedef struct stream_state {
   int team; /* the team size of the last kernel's parallel region */
   stream_bind_t proc_bind;
   int *thread_cpus; /* the one CPU each OpenMP thread may run on, -1 for several */
-  cpu_set_t caller_affinity;
-  bool team_pinned; /* fini gives every thread of the team the caller's former mask back */
+  bool team_pinned; /* the last pinned instance's fini gives the caller's former mask back */
   stream_sizing_t sizing;
   void *alloc[STREAM_N_ARRAYS];
   size_t alloc_bytes[STREAM_N_ARRAYS];
@@ -214,13 +213,26 @@ static int run_cpus(rigor_ctx_t *ctx, const rigor_host_t *host, int *cpus, int c
   return n;
 }
 
+/* Interleaved arms are several instances in one process sharing one OpenMP thread pool: the
+ * caller's mask is read before the first of them pins anything, and given back to the largest
+ * team once the last pinned one is gone, so no arm unpins threads another still uses. */
+static struct {
+  int instances;
+  int largest_team;
+  cpu_set_t caller_affinity;
+} pinned;
+
 /* Pins the team before first touch, so each page is placed by the thread that streams it. */
 static int bind_team(rigor_ctx_t *ctx, stream_state_t *s, const int *cpus, int n_cpus) {
   s->thread_cpus = calloc((size_t)s->threads, sizeof *s->thread_cpus);
   if (!s->thread_cpus) return s->host->error(ctx, RIGOR_ENOMEM, "stream: out of memory");
   if (s->proc_bind != STREAM_BIND_NONE &&
-      pthread_getaffinity_np(pthread_self(), sizeof s->caller_affinity, &s->caller_affinity) == 0)
+      (pinned.instances > 0 || pthread_getaffinity_np(pthread_self(), sizeof pinned.caller_affinity,
+                                                      &pinned.caller_affinity) == 0)) {
     s->team_pinned = true;
+    pinned.instances++;
+    if (s->threads > pinned.largest_team) pinned.largest_team = s->threads;
+  }
   const int rc = stream_bind_team(s->proc_bind, cpus, n_cpus, s->threads, s->thread_cpus);
   if (rc != 0)
     return s->host->error(ctx, RIGOR_EIO,
@@ -284,8 +296,11 @@ static int allocate_arrays(rigor_ctx_t *ctx, stream_state_t *s) {
 static void stream_free(stream_state_t *s) {
   for (int k = 0; k < STREAM_N_ARRAYS; k++)
     free(s->alloc[k]);
-  if (s->team_pinned)
-    stream_bind_release(s->threads, &s->caller_affinity, sizeof s->caller_affinity);
+  if (s->team_pinned && --pinned.instances == 0) {
+    stream_bind_release(pinned.largest_team, &pinned.caller_affinity,
+                        sizeof pinned.caller_affinity);
+    pinned.largest_team = 0;
+  }
   free(s->thread_cpus);
   free(s);
 }

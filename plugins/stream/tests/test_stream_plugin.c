@@ -2,6 +2,7 @@
  * the executed loop bounds, and bad settings are refused with a clear message. */
 #include <dlfcn.h>
 #include <math.h>
+#include <pthread.h>
 #include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -257,6 +258,8 @@ static void test_arms_keep_their_own_thread_counts(void **state) {
   void *params[2][6];
   void *arm[2] = {NULL, NULL};
   rigor_work_t work[2] = {{0}, {0}};
+  cpu_set_t before;
+  assert_int_equal(pthread_getaffinity_np(pthread_self(), sizeof before, &before), 0);
   for (int a = 0; a < 2; a++) {
     for (int k = 0; k < 6; k++) {
       params[a][k] = stream_params_new(d, (const char *[]){N, counts[a], NULL});
@@ -286,6 +289,10 @@ static void test_arms_keep_their_own_thread_counts(void **state) {
     for (int k = 0; k < 6; k++)
       free(params[a][k]);
   }
+  /* The caller's mask comes back once both arms are gone, whichever was pinned first. */
+  cpu_set_t after;
+  assert_int_equal(pthread_getaffinity_np(pthread_self(), sizeof after, &after), 0);
+  assert_true(CPU_EQUAL(&after, &before));
   dlclose(handle);
 }
 
