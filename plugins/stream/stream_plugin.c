@@ -40,6 +40,8 @@ typedef struct stream_state {
   int team; /* the team size of the last kernel's parallel region */
   stream_bind_t proc_bind;
   int *thread_cpus; /* the one CPU each OpenMP thread may run on, -1 for several */
+  int *run_cpus;    /* the run's CPUs, kept to pin the team again after another arm did */
+  int n_run_cpus;
   bool team_pinned; /* the last pinned instance's fini gives the caller's former mask back */
   stream_sizing_t sizing;
   void *alloc[STREAM_N_ARRAYS];
@@ -220,6 +222,7 @@ static struct {
   int instances;
   int largest_team;
   cpu_set_t caller_affinity;
+  const void *owner; /* the instance whose placement the threads have now */
 } pinned;
 
 /* Pins the team before first touch, so each page is placed by the thread that streams it. */
@@ -231,6 +234,7 @@ static int bind_team(rigor_ctx_t *ctx, stream_state_t *s, const int *cpus, int n
                                                       &pinned.caller_affinity) == 0)) {
     s->team_pinned = true;
     pinned.instances++;
+    pinned.owner = s;
     if (s->threads > pinned.largest_team) pinned.largest_team = s->threads;
   }
   const int rc = stream_bind_team(s->proc_bind, cpus, n_cpus, s->threads, s->thread_cpus);
@@ -296,12 +300,14 @@ static int allocate_arrays(rigor_ctx_t *ctx, stream_state_t *s) {
 static void stream_free(stream_state_t *s) {
   for (int k = 0; k < STREAM_N_ARRAYS; k++)
     free(s->alloc[k]);
+  if (pinned.owner == s) pinned.owner = NULL; /* a later instance may get this address */
   if (s->team_pinned && --pinned.instances == 0) {
     stream_bind_release(pinned.largest_team, &pinned.caller_affinity,
                         sizeof pinned.caller_affinity);
     pinned.largest_team = 0;
   }
   free(s->thread_cpus);
+  free(s->run_cpus);
   free(s);
 }
 
@@ -363,7 +369,8 @@ static int stream_init(rigor_ctx_t *ctx, const rigor_host_t *host, const void *p
   s->threads = p->threads > 0 ? (int)p->threads : bound ? n_cpus : omp_get_max_threads();
   rc = choose_kernels(ctx, s);
   if (rc == 0) rc = bind_team(ctx, s, cpus, n_cpus);
-  free(cpus);
+  s->run_cpus = cpus;
+  s->n_run_cpus = n_cpus;
   if (rc == 0) rc = allocate_arrays(ctx, s);
   if (rc) {
     stream_free(s);
@@ -395,8 +402,18 @@ static void settle(stream_state_t *s) {
   }
 }
 
+/* Another arm's init or window may have placed the shared threads its own way (thread k of T
+ * goes to CPU k*P/T under spread): this instance's placement, the one its first touch used, comes
+ * back before its window. */
+static void own_the_team(stream_state_t *s) {
+  if (!s->team_pinned || pinned.owner == s) return;
+  stream_bind_team(s->proc_bind, s->run_cpus, s->n_run_cpus, s->threads, s->thread_cpus);
+  pinned.owner = s;
+}
+
 static int stream_prime(rigor_ctx_t *ctx, void *state, const void *point) {
   (void)ctx, (void)point;
+  own_the_team(state);
   settle(state);
   return 0;
 }
@@ -408,6 +425,7 @@ static int stream_run(rigor_ctx_t *ctx, void *state, const void *point, uint64_t
   const stream_kernel_fn fn = s->kernels[kernel];
   /* Only the warmup changes kernels without a prime in between; a window never does. */
   if (s->replay.pending >= 0 && s->replay.pending != (int)kernel) settle(s);
+  own_the_team(s); /* a no-op after prime; only the warmup can get here without one */
 #ifdef STREAM_FAULT_INJECTION
   const size_t executed = stream_fault_execute(&s->fault, kernel, fn, &s->job, n, s->dtype);
 #else
