@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds rigor, runs configs/quickstart.yaml and prints its report.
+# The experiment holds 1.5 GiB of arrays while it runs (two interleaved arms, 1 and 2 threads,
+# each with three arrays of 256 MiB) and stops after a minute.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh

@@ -1,11 +1,12 @@
 /* Runs the stream plugin through its ABI the way STREAM runs its main loop: every cycle runs each
  * kernel once, timed alone, then validated (untimed). Prints STREAM's figure per kernel: best rate
- * in MB/s (1 MB = 1e6 bytes) = 1e-6 * bytes / min time over all cycles but the first, and whether
- * each kernel wrote with non-temporal stores (the plugin's nt_stores metric).
+ * in MB/s (1 MB = 1e6 bytes) = 1e-6 * bytes / min time over all cycles but the first, and the
+ * store path each kernel took (the plugin's nt_stores metric: plain, nt or memcpy).
  *
- *   stream_bench PLUGIN.so ELEMENTS THREADS CYCLES [nt] [all]
+ *   stream_bench PLUGIN.so ELEMENTS THREADS CYCLES [nt] [all] [PARAM=VALUE...]
  *
- * `nt` sets nt_stores; `all` adds BabelStream's dot and nstream to STREAM's four kernels.
+ * `nt` sets nt_stores; `all` adds BabelStream's dot and nstream to STREAM's four kernels;
+ * PARAM=VALUE sets any other param (e.g. proc_bind=none) for every kernel.
  */
 #include <dlfcn.h>
 #include <stdio.h>
@@ -40,7 +41,8 @@ static void set(const rigor_plugin_t *d, void *params, const char *name, const c
 
 int main(int argc, char **argv) {
   if (argc < 5) {
-    fprintf(stderr, "usage: %s PLUGIN.so ELEMENTS THREADS CYCLES [nt] [all]\n", argv[0]);
+    fprintf(stderr, "usage: %s PLUGIN.so ELEMENTS THREADS CYCLES [nt] [all] [PARAM=VALUE...]\n",
+            argv[0]);
     return 2;
   }
   const unsigned cycles = (unsigned)strtoul(argv[4], NULL, 10);
@@ -51,8 +53,8 @@ int main(int argc, char **argv) {
       nt = true;
     else if (strcmp(argv[i], "all") == 0)
       n_kernels = MAX_KERNELS;
-    else {
-      fprintf(stderr, "unknown option %s: expected nt or all\n", argv[i]);
+    else if (!strchr(argv[i], '=')) {
+      fprintf(stderr, "unknown option %s: expected nt, all or PARAM=VALUE\n", argv[i]);
       return 2;
     }
   }
@@ -76,6 +78,13 @@ int main(int argc, char **argv) {
     set(d, points[k], "elements", argv[2]);
     set(d, points[k], "threads", argv[3]);
     set(d, points[k], "nt_stores", nt ? "true" : "false");
+    for (int i = 5; i < argc; i++) {
+      char name[64];
+      const char *eq = strchr(argv[i], '=');
+      if (!eq || (size_t)(eq - argv[i]) >= sizeof name) continue;
+      snprintf(name, sizeof name, "%.*s", (int)(eq - argv[i]), argv[i]);
+      set(d, points[k], name, eq + 1);
+    }
   }
   const rigor_points_t sweep = {.count = (uint32_t)n_kernels,
                                 .points = (const void *const *)points};
@@ -114,9 +123,12 @@ int main(int argc, char **argv) {
   for (int k = 0; k < n_kernels; k++)
     printf("%s:%*s%12.1f  %11.6f\n", labels[k], (int)(11 - strlen(labels[k])), "",
            1e-6 * (double)bytes[k] / best[k], best[k]);
-  printf("Non-temporal stores:");
+  /* The nt_stores metric's values: 0 plain, 1 non-temporal, 2 the C library's memcpy. */
+  static const char *const paths[] = {"plain", "nt", "memcpy"};
+  printf("Store path:");
   for (int k = 0; k < n_kernels; k++)
-    printf(" %s=%s", labels[k], nt_stores[k] == 1.0 ? "yes" : nt_stores[k] == 0.0 ? "no" : "-");
+    printf(" %s=%s", labels[k],
+           nt_stores[k] >= 0 && nt_stores[k] <= 2 ? paths[(int)nt_stores[k]] : "-");
   printf("\n%s\n", status ? "Failed validation" : "Solution Validates");
   for (int k = 0; k < n_kernels; k++)
     free(points[k]);

@@ -1,5 +1,7 @@
 #include "stream_kernels.h"
 
+#include <string.h>
+
 #include "stream_replay.h"
 
 #define STREAM_T       double
@@ -16,6 +18,10 @@
 
 const stream_kernel_fn *stream_kernels_plain(stream_dtype_t dtype) {
   return dtype == STREAM_FLOAT ? plain_float_table : plain_double_table;
+}
+
+stream_kernel_fn stream_kernel_copy_memcpy(stream_dtype_t dtype) {
+  return dtype == STREAM_FLOAT ? plain_float_copy_memcpy : plain_double_copy_memcpy;
 }
 
 void stream_kernels_first_touch(stream_dtype_t dtype, const stream_job_t *job) {

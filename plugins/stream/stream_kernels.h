@@ -2,6 +2,7 @@
 #ifndef STREAM_KERNELS_H
 #define STREAM_KERNELS_H
 
+#include <omp.h>
 #include <stddef.h>
 
 #include "stream_contract.h"
@@ -15,13 +16,34 @@ typedef struct stream_job {
   double scalar; /* converted to the element type by the kernel */
   int threads;   /* num_threads clause of every parallel loop */
   double *dot;   /* where dot stores its sum */
+  int *team;     /* the team size of the last kernel's parallel region, read inside it */
 } stream_job_t;
+
+/* Inside a kernel's parallel region: records the team that really ran it, so a run can show the
+ * thread count of every window rather than the one it asked for. */
+#define STREAM_NOTE_TEAM(job)                                                                      \
+  do {                                                                                             \
+    if (omp_get_thread_num() == 0) *(job)->team = omp_get_num_threads();                           \
+  } while (0)
+
+/* Thread `thread` of `threads`: its share [first, first + count) of n elements as libgomp's
+ * schedule(static) splits them (n / threads each, the first n % threads one more), so a kernel
+ * that splits by hand streams the pages its thread placed at first touch. */
+static inline void stream_static_chunk(size_t n, size_t thread, size_t threads, size_t *first,
+                                       size_t *count) {
+  const size_t share = n / threads, extra = n % threads;
+  *count = share + (thread < extra ? 1 : 0);
+  *first = thread * share + (thread < extra ? thread : extra);
+}
 
 /* Runs one kernel and returns the loop bound it executed, the only source of its work. */
 typedef size_t (*stream_kernel_fn)(const stream_job_t *job);
 
 /* Plain stores, indexed by stream_kernel_t. */
 const stream_kernel_fn *stream_kernels_plain(stream_dtype_t dtype);
+
+/* The copy as stream.c's compiles: the C library's memcpy on each thread's static chunk. */
+stream_kernel_fn stream_kernel_copy_memcpy(stream_dtype_t dtype);
 
 /* First touch: a = 0.1, b = 0.2, c = 0.0 with the kernels' own schedule. */
 void stream_kernels_first_touch(stream_dtype_t dtype, const stream_job_t *job);

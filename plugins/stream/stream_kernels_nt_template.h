@@ -23,6 +23,7 @@ NT_TARGET static size_t NT_NAME(copy)(const stream_job_t *job) {
     c[j] = a[j];
 #pragma omp parallel num_threads(job->threads)
   {
+    STREAM_NOTE_TEAM(job);
 #pragma omp for schedule(static) nowait
     for (size_t p = 0; p < pairs; p++) {
       const NT_T *s = a + head + 2 * span * p;
@@ -61,6 +62,7 @@ NT_TARGET static size_t NT_NAME(scale)(const stream_job_t *job) {
     b[j] = s * c[j];
 #pragma omp parallel num_threads(job->threads)
   {
+    STREAM_NOTE_TEAM(job);
     const NT_V vs = NT_SET1(s);
 #pragma omp for schedule(static) nowait
     for (size_t v = 0; v < vectors; v++) {
@@ -85,6 +87,7 @@ NT_TARGET static size_t NT_NAME(add)(const stream_job_t *job) {
     c[j] = a[j] + b[j];
 #pragma omp parallel num_threads(job->threads)
   {
+    STREAM_NOTE_TEAM(job);
 #pragma omp for schedule(static) nowait
     for (size_t v = 0; v < vectors; v++) {
       const size_t j = head + v * NT_W;
@@ -109,6 +112,7 @@ NT_TARGET static size_t NT_NAME(triad)(const stream_job_t *job) {
     a[j] = b[j] + s * c[j];
 #pragma omp parallel num_threads(job->threads)
   {
+    STREAM_NOTE_TEAM(job);
     const NT_V vs = NT_SET1(s);
 #pragma omp for schedule(static) nowait
     for (size_t v = 0; v < vectors; v++) {
@@ -134,6 +138,7 @@ NT_TARGET static size_t NT_NAME(nstream)(const stream_job_t *job) {
     a[j] += b[j] + s * c[j];
 #pragma omp parallel num_threads(job->threads)
   {
+    STREAM_NOTE_TEAM(job);
     const NT_V vs = NT_SET1(s);
 #pragma omp for schedule(static) nowait
     for (size_t v = 0; v < vectors; v++) {

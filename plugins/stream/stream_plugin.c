@@ -36,11 +36,13 @@ typedef struct stream_state {
   bool nt_stores;
   const char *nt_isa;
   stream_copy_stores_t copy_stores;
-  bool nt_kernel[STREAM_N_KERNELS]; /* the kernel writes with non-temporal stores */
+  stream_store_path_t path[STREAM_N_KERNELS]; /* the stores each kernel writes with */
+  int team; /* the team size of the last kernel's parallel region */
   stream_bind_t proc_bind;
   int *thread_cpus; /* the one CPU each OpenMP thread may run on, -1 for several */
-  cpu_set_t caller_affinity;
-  bool team_pinned; /* fini gives every thread of the team the caller's former mask back */
+  int *run_cpus;    /* the run's CPUs, kept to pin the team again after another arm did */
+  int n_run_cpus;
+  bool team_pinned; /* the last pinned instance's fini gives the caller's former mask back */
   stream_sizing_t sizing;
   void *alloc[STREAM_N_ARRAYS];
   size_t alloc_bytes[STREAM_N_ARRAYS];
@@ -108,9 +110,9 @@ static const rigor_param_t stream_params_table[] = {
      .offset = offsetof(stream_params_t, copy_stores),
      .def = "auto",
      .choices = copy_store_choices,
-     .help = "copy's stores: auto is non-temporal with nt_stores or when an array exceeds 3/4 of "
-             "the last-level cache (glibc's memcpy rule, which stream.c's copy follows), else "
-             "plain; plain and nt force them"},
+     .help = "copy's stores: auto is non-temporal with nt_stores, else the C library's memcpy "
+             "on each thread's share, as stream.c's copy compiles; plain and nt force the "
+             "plugin's loop with those stores"},
     {.name = "proc_bind",
      .type = RIGOR_PARAM_ENUM,
      .offset = offsetof(stream_params_t, proc_bind),
@@ -133,12 +135,19 @@ static const rigor_param_t stream_params_table[] = {
 #endif
 };
 
+static const char *const copy_path_names[] = {"plain", "nt", "memcpy"};
+
 static const rigor_metric_t stream_metrics_table[] = {
     {.name = "nt_stores",
-     .unit = "bool",
+     .unit = "path",
      .better = RIGOR_HIGHER_IS_BETTER,
-     .help = "1 when the point's kernel wrote with non-temporal stores, 0 with plain stores; "
+     .help = "the stores of the point's kernel: 0 plain, 1 non-temporal, 2 the C library's "
+             "memcpy per thread (the copy's default, as stream.c's; it picks its own stores); "
              "none for dot, which stores nothing"},
+    {.name = "threads",
+     .unit = "threads",
+     .better = RIGOR_HIGHER_IS_BETTER,
+     .help = "the OpenMP team that ran the point's last window, read inside its parallel region"},
 };
 
 /* Everything but the kernel shapes the arrays, so it must not change within one run: the first
@@ -222,13 +231,28 @@ static int run_cpus(rigor_ctx_t *ctx, const rigor_host_t *host, int *cpus, int c
   return n;
 }
 
+/* Interleaved arms are several instances in one process sharing one OpenMP thread pool: the
+ * caller's mask is read before the first of them pins anything, and given back to the largest
+ * team once the last pinned one is gone, so no arm unpins threads another still uses. */
+static struct {
+  int instances;
+  int largest_team;
+  cpu_set_t caller_affinity;
+  const void *owner; /* the instance whose placement the threads have now */
+} pinned;
+
 /* Pins the team before first touch, so each page is placed by the thread that streams it. */
 static int bind_team(rigor_ctx_t *ctx, stream_state_t *s, const int *cpus, int n_cpus) {
   s->thread_cpus = calloc((size_t)s->threads, sizeof *s->thread_cpus);
   if (!s->thread_cpus) return s->host->error(ctx, RIGOR_ENOMEM, "stream: out of memory");
   if (s->proc_bind != STREAM_BIND_NONE &&
-      pthread_getaffinity_np(pthread_self(), sizeof s->caller_affinity, &s->caller_affinity) == 0)
+      (pinned.instances > 0 || pthread_getaffinity_np(pthread_self(), sizeof pinned.caller_affinity,
+                                                      &pinned.caller_affinity) == 0)) {
     s->team_pinned = true;
+    pinned.instances++;
+    pinned.owner = s;
+    if (s->threads > pinned.largest_team) pinned.largest_team = s->threads;
+  }
   const int rc = stream_bind_team(s->proc_bind, cpus, n_cpus, s->threads, s->thread_cpus);
   if (rc != 0)
     return s->host->error(ctx, RIGOR_EIO,
@@ -238,28 +262,28 @@ static int bind_team(rigor_ctx_t *ctx, stream_state_t *s, const int *cpus, int n
   return 0;
 }
 
-/* The stores of every kernel: plain, or non-temporal where nt_stores or the copy's rule says. */
+/* The stores of every kernel: plain, non-temporal with nt_stores, and the copy's own path. */
 static int choose_kernels(rigor_ctx_t *ctx, stream_state_t *s) {
   memcpy(s->kernels, stream_kernels_plain(s->dtype), sizeof s->kernels);
-  const uint64_t array_bytes = (uint64_t)s->elements * stream_dtype_size(s->dtype);
-  const bool copy_nt =
-      stream_copy_uses_nt(s->copy_stores, s->nt_stores, array_bytes, s->sizing.llc_bytes);
-  if (!s->nt_stores && !copy_nt) return 0;
+  const stream_store_path_t copy = stream_copy_path(s->copy_stores, s->nt_stores);
+  if (copy == STREAM_PATH_MEMCPY) {
+    s->kernels[STREAM_COPY] = stream_kernel_copy_memcpy(s->dtype);
+    s->path[STREAM_COPY] = STREAM_PATH_MEMCPY;
+  }
+  if (!s->nt_stores && copy != STREAM_PATH_NT) return 0;
   char why[256];
   const stream_kernel_fn *nt = stream_kernels_nt(s->dtype, &s->nt_isa, why, sizeof why);
   if (!nt) {
-    /* `auto` falls back to plain stores where there are no streaming stores; asking fails. */
-    if (!s->nt_stores && s->copy_stores == STREAM_COPY_AUTO) return 0;
     if (s->nt_stores) return s->host->error(ctx, RIGOR_ENOTSUP, "stream: %s", why);
     return s->host->error(ctx, RIGOR_ENOTSUP,
                           "stream: copy_stores: nt needs streaming stores, which this build or "
                           "CPU lacks; set copy_stores: auto or plain");
   }
   for (int k = 0; k < STREAM_N_KERNELS; k++) {
-    const bool use = k == STREAM_COPY ? copy_nt : s->nt_stores;
+    const bool use = k == STREAM_COPY ? copy == STREAM_PATH_NT : s->nt_stores;
     if (use && nt[k]) {
       s->kernels[k] = nt[k];
-      s->nt_kernel[k] = true;
+      s->path[k] = STREAM_PATH_NT;
     }
   }
   return 0;
@@ -292,10 +316,35 @@ static int allocate_arrays(rigor_ctx_t *ctx, stream_state_t *s) {
 static void stream_free(stream_state_t *s) {
   for (int k = 0; k < STREAM_N_ARRAYS; k++)
     free(s->alloc[k]);
-  if (s->team_pinned)
-    stream_bind_release(s->threads, &s->caller_affinity, sizeof s->caller_affinity);
+  if (pinned.owner == s) pinned.owner = NULL; /* a later instance may get this address */
+  if (s->team_pinned && --pinned.instances == 0) {
+    stream_bind_release(pinned.largest_team, &pinned.caller_affinity,
+                        sizeof pinned.caller_affinity);
+    pinned.largest_team = 0;
+  }
   free(s->thread_cpus);
+  free(s->run_cpus);
   free(s);
+}
+
+/* In words, when the arrays are too small for STREAM's rule: empty when they follow it. */
+static void cache_warning(const stream_state_t *s, char *out, size_t cap) {
+  const uint64_t llc = s->sizing.llc_bytes;
+  const uint64_t array = (uint64_t)s->elements * stream_dtype_size(s->dtype);
+  const double mib = 1.0 / (1 << 20);
+  out[0] = '\0';
+  if (llc == 0 || array >= 4 * llc) return;
+  if (STREAM_N_ARRAYS * array <= llc)
+    snprintf(out, cap,
+             "the three arrays (%.0f MiB in all) fit in the %.0f MiB last-level cache: these "
+             "figures are cache bandwidth, not memory bandwidth (STREAM's rule: each array at "
+             "least 4 x the cache, elements: 0)",
+             (double)(STREAM_N_ARRAYS * array) * mib, (double)llc * mib);
+  else
+    snprintf(out, cap,
+             "each array (%.0f MiB) is under STREAM's rule of 4 x the %.0f MiB last-level "
+             "cache: part of every kernel's traffic may be served by the cache",
+             (double)array * mib, (double)llc * mib);
 }
 
 static int stream_init(rigor_ctx_t *ctx, const rigor_host_t *host, const void *params,
@@ -336,7 +385,8 @@ static int stream_init(rigor_ctx_t *ctx, const rigor_host_t *host, const void *p
   s->threads = p->threads > 0 ? (int)p->threads : bound ? n_cpus : omp_get_max_threads();
   rc = choose_kernels(ctx, s);
   if (rc == 0) rc = bind_team(ctx, s, cpus, n_cpus);
-  free(cpus);
+  s->run_cpus = cpus;
+  s->n_run_cpus = n_cpus;
   if (rc == 0) rc = allocate_arrays(ctx, s);
   if (rc) {
     stream_free(s);
@@ -346,8 +396,12 @@ static int stream_init(rigor_ctx_t *ctx, const rigor_host_t *host, const void *p
   s->job.scalar = stream_replay_scalar(s->dtype);
   s->job.threads = s->threads;
   s->job.dot = &s->dot;
+  s->job.team = &s->team;
   stream_kernels_first_touch(s->dtype, &s->job);
   stream_replay_init(&s->replay, s->dtype, s->elements);
+  char warning[320];
+  cache_warning(s, warning, sizeof warning);
+  if (warning[0]) host->log(ctx, RIGOR_LOG_WARN, "stream: %s", warning);
   *state = s;
   return 0;
 }
@@ -364,8 +418,18 @@ static void settle(stream_state_t *s) {
   }
 }
 
+/* Another arm's init or window may have placed the shared threads its own way (thread k of T
+ * goes to CPU k*P/T under spread): this instance's placement, the one its first touch used, comes
+ * back before its window. */
+static void own_the_team(stream_state_t *s) {
+  if (!s->team_pinned || pinned.owner == s) return;
+  stream_bind_team(s->proc_bind, s->run_cpus, s->n_run_cpus, s->threads, s->thread_cpus);
+  pinned.owner = s;
+}
+
 static int stream_prime(rigor_ctx_t *ctx, void *state, const void *point) {
   (void)ctx, (void)point;
+  own_the_team(state);
   settle(state);
   return 0;
 }
@@ -377,6 +441,7 @@ static int stream_run(rigor_ctx_t *ctx, void *state, const void *point, uint64_t
   const stream_kernel_fn fn = s->kernels[kernel];
   /* Only the warmup changes kernels without a prime in between; a window never does. */
   if (s->replay.pending >= 0 && s->replay.pending != (int)kernel) settle(s);
+  own_the_team(s); /* a no-op after prime; only the warmup can get here without one */
 #ifdef STREAM_FAULT_INJECTION
   const size_t executed = stream_fault_execute(&s->fault, kernel, fn, &s->job, n, s->dtype);
 #else
@@ -447,7 +512,8 @@ static int stream_metrics_read(rigor_ctx_t *ctx, void *state, const void *point,
   (void)ctx;
   const stream_state_t *s = state;
   const stream_kernel_t kernel = (stream_kernel_t)((const stream_params_t *)point)->kernel;
-  values[0] = kernel == STREAM_DOT ? NAN : s->nt_kernel[kernel] ? 1.0 : 0.0;
+  values[0] = kernel == STREAM_DOT ? NAN : (double)s->path[kernel];
+  values[1] = s->team > 0 ? (double)s->team : NAN;
   return 0;
 }
 
@@ -472,10 +538,7 @@ static int stream_identity(rigor_ctx_t *ctx, void *state, rigor_kv_t *out, int c
   n = rigor_kv_put(out, cap, n, "stream.alignment", "%zu", STREAM_ALIGNMENT);
   n = rigor_kv_put(out, cap, n, "stream.threads", "%d", s->threads);
   n = rigor_kv_put(out, cap, n, "stream.copy_stores", "%s", copy_store_choices[s->copy_stores]);
-  n = rigor_kv_put(out, cap, n, "stream.copy_nt", "%s",
-                   s->nt_kernel[STREAM_COPY] ? "true" : "false");
-  n = rigor_kv_put(out, cap, n, "stream.copy_nt_threshold", "%" PRIu64,
-                   stream_copy_nt_threshold(s->sizing.llc_bytes));
+  n = rigor_kv_put(out, cap, n, "stream.copy_path", "%s", copy_path_names[s->path[STREAM_COPY]]);
   n = rigor_kv_put(out, cap, n, "stream.proc_bind", "%s", bind_choices[s->proc_bind]);
   char list[256];
   size_t used = 0;
@@ -489,6 +552,9 @@ static int stream_identity(rigor_ctx_t *ctx, void *state, rigor_kv_t *out, int c
   }
   n = rigor_kv_put(out, cap, n, "stream.thread_cpus", "%s", list);
   n = rigor_kv_put(out, cap, n, "stream.rescales", "%" PRIu64, s->rescales);
+  char warning[320];
+  cache_warning(s, warning, sizeof warning);
+  if (warning[0]) n = rigor_kv_put(out, cap, n, "stream.warning", "%s", warning);
   return n;
 }
 

@@ -1,5 +1,6 @@
 #include "context.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -45,13 +46,39 @@ static void add_warnings(json_t *out, const json_t *checks) {
   }
 }
 
+static bool has_warning(const json_t *out, const char *check, const char *detail) {
+  size_t i;
+  json_t *w;
+  json_array_foreach(out, i, w) {
+    const char *c = str(json_object_get(w, "check")), *d = str(json_object_get(w, "detail"));
+    if (c && d && strcmp(c, check) == 0 && strcmp(d, detail) == 0) return true;
+  }
+  return false;
+}
+
+/* A plugin's own warnings: identity keys ending in ".warning" (e.g. stream's arrays that fit in
+ * the cache), each distinct one once however many runs repeat it. */
+static void add_plugin_warnings(json_t *out, const json_t *identity) {
+  const char *key;
+  json_t *value;
+  json_object_foreach((json_t *)identity, key, value) {
+    const size_t len = strlen(key), suffix = strlen(".warning");
+    const char *detail = str(value);
+    if (len <= suffix || strcmp(key + len - suffix, ".warning") != 0 || !detail) continue;
+    if (!has_warning(out, key, detail))
+      json_array_append_new(out, json_pack("{s:s, s:s}", "check", key, "detail", detail));
+  }
+}
+
 /* The experiment record's warnings, then those of the checks sampled over a window, which the
- * run record that closed the window carries (docs/results-format.md). */
+ * run record that closed the window carries (docs/results-format.md), then the plugin's. */
 static json_t *warnings_of(const rigor_exp_analysis_t *e) {
   json_t *out = json_array();
   add_warnings(out, json_object_get(e->record, "checks"));
   for (size_t k = 0; k < e->n_runs; k++)
     add_warnings(out, json_object_get(e->runs[k].record, "checks"));
+  for (size_t k = 0; k < e->n_runs; k++)
+    add_plugin_warnings(out, json_object_get(e->runs[k].record, "plugin_identity"));
   return out;
 }
 

@@ -124,6 +124,7 @@ void stream_drive_on(const char *so, const char *plugin, const char *kernels,
         if (d->metrics_read && d->n_metrics > 0 && d->n_metrics <= 8)
           d->metrics_read(ctx, state, points[p], values);
         out->metrics[p] = values[0];
+        out->teams[p] = values[1];
         out->validations++;
         if (rc != 0 && out->validate_rc == 0) {
           out->validate_rc = rc;

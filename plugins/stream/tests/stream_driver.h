@@ -26,6 +26,8 @@ typedef struct stream_outcome {
   double flops[STREAM_DRIVER_MAX_POINTS];
   double metrics[STREAM_DRIVER_MAX_POINTS]; /* the plugin's first metric after each point's last
                                               window (nt_stores for stream), NaN for none */
+  double teams[STREAM_DRIVER_MAX_POINTS];   /* the second metric (stream's threads): the team that
+                                               ran each point's last window */
   rigor_kv_t identity[40];
   int n_identity;
 } stream_outcome_t;

@@ -60,7 +60,7 @@ static void test_each_fault_exits_3(void **state) {
 static char *slurp(const char *path) {
   FILE *f = fopen(path, "rb");
   assert_non_null(f);
-  static char buf[8192];
+  static char buf[1 << 18];
   const size_t got = fread(buf, 1, sizeof buf - 1, f);
   buf[got] = '\0';
   fclose(f);
@@ -109,11 +109,33 @@ static int remove_dir(void **state) {
   return system(cmd) == 0 ? 0 : -1;
 }
 
+/* Arrays that fit in the last-level cache: the report's warnings say in words that the figures
+ * are cache bandwidth, once however many runs repeat it. */
+static void test_the_report_says_when_the_arrays_fit_in_the_cache(void **state) {
+  (void)state;
+  assert_int_equal(rigor_run("stream", ""), 0);
+  char results[512], cmd[2048], out[600];
+  snprintf(results, sizeof results, "%s/results.jsonl", dir);
+  if (strstr(slurp(results), "\"stream.llc_bytes\": \"0\"") ||
+      strstr(slurp(results), "\"stream.llc_bytes\":\"0\""))
+    skip(); /* no cache in this machine's topology: nothing to compare the arrays with */
+  snprintf(out, sizeof out, "%s/report.txt", dir);
+  snprintf(cmd, sizeof cmd, "'%s' report '%s' >'%s' 2>&1", RIGOR_EXE, results, out);
+  const int status = system(cmd);
+  assert_true(WIFEXITED(status));
+  const char *text = slurp(out);
+  const char *warning = strstr(text, "stream.warning: the three arrays");
+  if (!warning) fail_msg("no cache warning in the report:\n%s", text);
+  assert_non_null(strstr(warning, "cache bandwidth, not memory bandwidth"));
+  assert_null(strstr(warning + 1, "stream.warning"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_honest_runs_exit_0),
       cmocka_unit_test(test_each_fault_exits_3),
       cmocka_unit_test(test_sweeping_an_array_shaping_param_fails_validate),
+      cmocka_unit_test(test_the_report_says_when_the_arrays_fit_in_the_cache),
   };
   return cmocka_run_group_tests(tests, make_dir, remove_dir);
 }

@@ -2,6 +2,7 @@
  * the executed loop bounds, and bad settings are refused with a clear message. */
 #include <dlfcn.h>
 #include <math.h>
+#include <pthread.h>
 #include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +15,7 @@
 #include <cmocka.h>
 
 #include "stream_driver.h"
+#include "../stream_kernels.h"
 
 #define STREAM_SO RIGOR_PLUGIN_DIR "/stream.so"
 #define N         "elements=100003"
@@ -44,8 +46,9 @@ static void test_descriptor_declares_the_schema(void **state) {
     assert_string_equal(d->params[i].name, names[i]);
   assert_string_equal(d->params[6].def, "auto");
   assert_string_equal(d->params[7].def, "spread");
-  assert_int_equal(d->n_metrics, 1);
+  assert_int_equal(d->n_metrics, 2);
   assert_string_equal(d->metrics[0].name, "nt_stores");
+  assert_string_equal(d->metrics[1].name, "threads");
   assert_non_null(d->metrics_read);
   const rigor_param_t *k = &d->params[0];
   assert_int_equal(k->type, RIGOR_PARAM_ENUM);
@@ -171,7 +174,7 @@ static void test_nt_copy_validates_at_every_alignment(void **state) {
                        quick, &o);
 #if defined(__x86_64__)
           assert_valid(&o);
-          assert_string_equal(stream_identity_get(&o, "stream.copy_nt"), "true");
+          assert_string_equal(stream_identity_get(&o, "stream.copy_path"), "nt");
           assert_true(o.metrics[0] == 1.0 && o.metrics[2] == 1.0);
           assert_true(o.metrics[1] == 0.0);
           const uint64_t n = strtoull(lengths[l] + 9, NULL, 10);
@@ -183,45 +186,114 @@ static void test_nt_copy_validates_at_every_alignment(void **state) {
         }
 }
 
-/* `auto` streams the copy past the cache above 3/4 of the last-level cache, as glibc's memcpy
- * does, and keeps plain stores below; the sample's metric says which ran. */
-static void test_copy_stores_follow_the_size_rule(void **state) {
+/* `auto` copies with the C library's memcpy on each thread's share, as stream.c's copy compiles,
+ * at every length, alignment, type and team size; `plain` and `nt` force the plugin's loop; the
+ * sample's metric says which path ran (0 plain, 1 non-temporal, 2 memcpy). */
+static void test_copy_stores_choose_the_path(void **state) {
   (void)state;
+  const char *lengths[] = {"elements=1", "elements=7", "elements=100003"};
+  const char *offsets[] = {"offset=0", "offset=3"};
+  const char *dtypes[] = {"dtype=double", "dtype=float"};
+  const char *threads[] = {"threads=1", "threads=2", "threads=3"};
+  for (int l = 0; l < 3; l++)
+    for (int i = 0; i < 2; i++)
+      for (int t = 0; t < 2; t++)
+        for (int h = 0; h < 3; h++) {
+          stream_outcome_t o;
+          stream_drive(STREAM_SO, "stream", "copy,scale,copy",
+                       (const char *[]){lengths[l], offsets[i], dtypes[t], threads[h], NULL}, quick,
+                       &o);
+          assert_valid(&o);
+          assert_string_equal(stream_identity_get(&o, "stream.copy_path"), "memcpy");
+          assert_true(o.metrics[0] == 2.0 && o.metrics[2] == 2.0);
+          assert_true(o.metrics[1] == 0.0); /* scale keeps its plain stores */
+          const uint64_t n = strtoull(lengths[l] + 9, NULL, 10);
+          assert_int_equal(o.bytes[0], 2 * (t ? 4 : 8) * n);
+        }
   const stream_timing_t once = {.warmup = 0, .cycles = 2, .iters = 1, .agg = 1};
-  stream_outcome_t small;
-  stream_drive(STREAM_SO, "stream", "copy", (const char *[]){N, NULL}, once, &small);
-  assert_valid_after(&small, once);
-  const uint64_t threshold =
-      strtoull(stream_identity_get(&small, "stream.copy_nt_threshold"), NULL, 10);
-  const uint64_t llc = strtoull(stream_identity_get(&small, "stream.llc_bytes"), NULL, 10);
-  assert_int_equal(threshold, llc / 4 * 3);
-  if (threshold == 0 || threshold < 100003 * sizeof(double)) {
-    /* No cache known (or one smaller than the small array): nothing to decide by. */
-    assert_string_equal(stream_identity_get(&small, "stream.copy_nt"),
-                        threshold == 0 ? "false" : "true");
-    return;
-  }
-  assert_string_equal(stream_identity_get(&small, "stream.copy_nt"), "false");
-  assert_true(small.metrics[0] == 0.0);
-  char large[64];
-  snprintf(large, sizeof large, "elements=%llu",
-           (unsigned long long)(threshold / sizeof(double) + 4099));
-  stream_outcome_t big;
-  stream_drive(STREAM_SO, "stream", "copy,scale", (const char *[]){large, NULL}, once, &big);
-  assert_valid_after(&big, once);
+  stream_outcome_t o;
+  stream_drive(STREAM_SO, "stream", "copy", (const char *[]){N, "copy_stores=plain", NULL}, once,
+               &o);
+  assert_valid_after(&o, once);
+  assert_string_equal(stream_identity_get(&o, "stream.copy_path"), "plain");
+  assert_true(o.metrics[0] == 0.0);
 #if defined(__x86_64__)
-  assert_string_equal(stream_identity_get(&big, "stream.copy_nt"), "true");
-  assert_true(big.metrics[0] == 1.0);
-#else
-  assert_string_equal(stream_identity_get(&big, "stream.copy_nt"), "false");
-  assert_true(big.metrics[0] == 0.0);
+  stream_drive(STREAM_SO, "stream", "copy", (const char *[]){N, "nt_stores=true", NULL}, once, &o);
+  assert_valid_after(&o, once);
+  assert_string_equal(stream_identity_get(&o, "stream.copy_path"), "nt");
+  assert_true(o.metrics[0] == 1.0);
 #endif
-  assert_true(big.metrics[1] == 0.0); /* scale keeps its plain stores without nt_stores */
-  stream_drive(STREAM_SO, "stream", "copy", (const char *[]){large, "copy_stores=plain", NULL},
-               once, &big);
-  assert_valid_after(&big, once);
-  assert_string_equal(stream_identity_get(&big, "stream.copy_nt"), "false");
-  assert_true(big.metrics[0] == 0.0);
+}
+
+/* The static split the memcpy copy uses covers [0, n) once, in order, as libgomp's
+ * schedule(static) does: shares differ by at most one element, the larger ones first. */
+static void test_static_chunks_tile_the_array(void **state) {
+  (void)state;
+  const size_t lengths[] = {0, 1, 7, 8, 100003};
+  for (int l = 0; l < 5; l++)
+    for (size_t threads = 1; threads <= 5; threads++) {
+      size_t next = 0;
+      for (size_t t = 0; t < threads; t++) {
+        size_t first, count;
+        stream_static_chunk(lengths[l], t, threads, &first, &count);
+        assert_int_equal(first, next);
+        assert_true(count == lengths[l] / threads || count == lengths[l] / threads + 1);
+        next = first + count;
+      }
+      assert_int_equal(next, lengths[l]);
+    }
+}
+
+/* Two instances in one process, as interleaved arms run them: threads 1 and 2, windows in ABBA
+ * order. Each window's team, read inside the kernel's parallel region, is its own arm's. */
+static void test_arms_keep_their_own_thread_counts(void **state) {
+  (void)state;
+  void *handle;
+  const rigor_plugin_t *d = test_plugin_open(STREAM_SO, "stream", &handle);
+  test_host_t th;
+  test_host_init(&th);
+  rigor_ctx_t *ctx = (rigor_ctx_t *)&th;
+  const char *counts[2] = {"threads=1", "threads=2"};
+  const char *kernels[] = {"copy", "scale", "add", "triad", "dot", "nstream"};
+  void *params[2][6];
+  void *arm[2] = {NULL, NULL};
+  rigor_work_t work[2] = {{0}, {0}};
+  cpu_set_t before;
+  assert_int_equal(pthread_getaffinity_np(pthread_self(), sizeof before, &before), 0);
+  for (int a = 0; a < 2; a++) {
+    for (int k = 0; k < 6; k++) {
+      params[a][k] = stream_params_new(d, (const char *[]){N, counts[a], NULL});
+      stream_param_set(d, params[a][k], "kernels", kernels[k]);
+    }
+    const rigor_points_t sweep = {.count = 6, .points = (const void *const *)params[a]};
+    const int rc = d->init(ctx, &th.host, params[a][0], &sweep, &arm[a], &work[a]);
+    if (rc) fail_msg("arm %d: init failed (%d): %s", a, rc, th.first_error);
+  }
+  static const int abba[] = {0, 1, 1, 0, 1, 0, 0, 1};
+  for (int k = 0; k < 6; k++)
+    for (int w = 0; w < 8; w++) {
+      const int a = abba[w];
+      d->prime(ctx, arm[a], params[a][k]);
+      assert_int_equal(d->run(ctx, arm[a], params[a][k], 2), 0);
+      double values[8] = {NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
+      assert_int_equal(d->metrics_read(ctx, arm[a], params[a][k], values), 0);
+      if (values[1] != (double)(a + 1))
+        fail_msg("%s, window %d: arm %d ran with %g threads, asked for %d", kernels[k], w, a,
+                 values[1], a + 1);
+      rigor_check_t check;
+      if (d->validate(ctx, arm[a], params[a][k], &check) != 0)
+        fail_msg("%s, arm %d: %s", kernels[k], a, check.detail);
+    }
+  for (int a = 0; a < 2; a++) {
+    d->fini(ctx, arm[a]);
+    for (int k = 0; k < 6; k++)
+      free(params[a][k]);
+  }
+  /* The caller's mask comes back once both arms are gone, whichever was pinned first. */
+  cpu_set_t after;
+  assert_int_equal(pthread_getaffinity_np(pthread_self(), sizeof after, &after), 0);
+  assert_true(CPU_EQUAL(&after, &before));
+  dlclose(handle);
 }
 
 /* nt_stores switches every storing kernel; dot stores nothing and reports no value. */
@@ -377,7 +449,9 @@ int main(void) {
       cmocka_unit_test(test_threads_and_offset_validate),
       cmocka_unit_test(test_nt_stores_validate_or_are_refused),
       cmocka_unit_test(test_nt_copy_validates_at_every_alignment),
-      cmocka_unit_test(test_copy_stores_follow_the_size_rule),
+      cmocka_unit_test(test_copy_stores_choose_the_path),
+      cmocka_unit_test(test_static_chunks_tile_the_array),
+      cmocka_unit_test(test_arms_keep_their_own_thread_counts),
       cmocka_unit_test(test_nt_stores_are_recorded_per_kernel),
       cmocka_unit_test(test_threads_are_pinned_to_the_runs_cpus),
       cmocka_unit_test(test_proc_bind_none_leaves_threads_unpinned),
