@@ -139,7 +139,7 @@ static void test_rates_that_apply(void **state) {
     free(out);
     snprintf(cmd, sizeof cmd, RIGOR "report --width 0 " DIR "/rates%d.jsonl", k);
     assert_int_equal(run_rigor(cmd, &out), 0);
-    assert_non_null(strstr(out, "\nbytes  n  median (µs)"));
+    assert_non_null(strstr(out, "\nbytes  n  median (")); /* the unit follows the data */
     assert_non_null(strstr(out, "\n 1KiB "));
     assert_non_null(strstr(out, "rate ("));
     if (k == 0)
