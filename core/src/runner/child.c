@@ -52,15 +52,18 @@ static void send(const rigor_child_args_t *a, json_t *msg) {
   rigor_wire_send(a->comm->rank == 0 ? a->out_fd : -1, msg);
 }
 
-static void emit_sample(void *arg, json_t *sample) {
+static void emit_sample(void *arg, rigor_sample_record_t *sample) {
   const arm_t *arm = arg;
   const rigor_child_args_t *a = arm->child->a;
-  rigor_record_stamp(sample, a->experiment_name, a->run, a->attempt, arm->variant);
+  sample->experiment = a->experiment_name;
+  sample->run = a->run;
+  sample->attempt = a->attempt;
+  sample->variant = arm->variant;
   if (arm->child->interleaved) {
-    json_object_set_new(sample, "arm", json_integer(arm->index));
-    json_object_set_new(sample, "slot", json_integer(arm->slot));
+    sample->arm = arm->index;
+    sample->slot = arm->slot;
   }
-  send(a, sample);
+  send(a, rigor_record_sample(sample));
 }
 
 static void on_slot(void *arg, uint32_t arm, uint32_t slot) {
