@@ -223,9 +223,6 @@ static int ready_arm(child_t *c, arm_t *arm) {
     arm->plugin = &arm->copy->desc;
   }
   const rigor_plugin_t *p = arm->plugin;
-  if (rigor_timing_from_json(json_object_get(arm->settings, "timing"), &arm->timing, err,
-                             sizeof err) < 0)
-    return c->ctx.host.error(&c->ctx, RIGOR_ECONFIG, "%s%s", which, err);
   if (rigor_run_params_build(p, json_object_get(arm->settings, "params"),
                              json_object_get(arm->settings, "sweep"), &arm->pts, err,
                              sizeof err) < 0)
@@ -261,10 +258,12 @@ static int make_arms(child_t *c) {
     arm->index = i;
     if (c->interleaved) {
       arm->settings = a->arms[i].settings;
+      arm->timing = a->arms[i].timing;
       arm->variant = a->arms[i].variant;
       arm->plugin = a->arms[i].plugin_file ? NULL : a->arms[i].plugin;
     } else {
       arm->settings = a->settings;
+      arm->timing = a->timing;
       arm->variant = a->variant;
       arm->plugin = a->plugin;
     }

@@ -277,6 +277,7 @@ static void run_one(runner_t *r, uint32_t k, uint32_t attempt, uint32_t done, ui
     bool build = job->variants[variants[i]].plugin_dir != NULL;
     arms[i] = (rigor_child_arm_t){
         .settings = job->variants[variants[i]].settings,
+        .timing = *job->variants[variants[i]].timing,
         .plugin = &loaded->desc,
         .plugin_file = build ? loaded->path : NULL,
         .plugin_name = job->plugin,
@@ -300,6 +301,7 @@ static void run_one(runner_t *r, uint32_t k, uint32_t attempt, uint32_t done, ui
   rigor_child_args_t a = {
       .experiment_name = job->name,
       .settings = settings,
+      .timing = *timing,
       .plugin = &r->of_variant[variant]->desc,
       .run = k,
       .attempt = attempt,
