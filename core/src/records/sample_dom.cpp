@@ -1,6 +1,7 @@
 #include "sample_dom.h"
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <new>
 #include <string_view>
@@ -34,22 +35,54 @@ constexpr unsigned slot_other = n_slots;
 /* The most members an object of the table holds. */
 constexpr size_t max_children = 16;
 
-struct keyed_slot {
-  std::string_view key;
-  unsigned slot;
-};
+/* Keys are short: words compared inline beat a call to memcmp for each. */
+[[gnu::always_inline]] inline bool same_key(std::string_view a, std::string_view b) {
+  size_t n = a.size(), i = 0;
+  if (n != b.size()) return false;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t x, y;
+    std::memcpy(&x, a.data() + i, 8);
+    std::memcpy(&y, b.data() + i, 8);
+    if (x != y) return false;
+  }
+  if (i + 4 <= n) {
+    uint32_t x, y;
+    std::memcpy(&x, a.data() + i, 4);
+    std::memcpy(&y, b.data() + i, 4);
+    if (x != y) return false;
+    i += 4;
+  }
+  for (; i < n; i++)
+    if (a[i] != b[i]) return false;
+  return true;
+}
 
 /* The table turned into lookups, once. */
 struct sample_keys {
-  /* Top-level keys by their length: comparing a key or two per member keeps the lookup cheap. */
-  std::vector<keyed_slot> by_length[32];
+  /* Top-level keys in an open-addressed hash: one comparison per member, most of the time. */
+  static constexpr size_t n_hashed = 128;
+  std::string_view hashed_key[n_hashed];
+  unsigned hashed_slot[n_hashed];
   unsigned rule_slot[RIGOR_INDEX_COUNT];
-  /* Each object member's members, in table order. */
+  bool walked[n_slots + 1] = {}; /* slots whose reader walks every member of their object */
+  /* The top-level members, in table order, and the members of each object that readers fill. */
+  int top[RIGOR_SM_COUNT];
+  size_t n_top = 0;
+  int constants[RIGOR_SM_COUNT]; /* the members of fixed value */
+  size_t n_constants = 0;
   std::string_view child_key[RIGOR_SM_COUNT][max_children];
   int child_id[RIGOR_SM_COUNT][max_children];
   size_t n_children[RIGOR_SM_COUNT] = {};
 
+  /* Length, first and last byte tell the keys of a sample apart, but for a probe or two. */
+  static size_t hash(std::string_view k) {
+    size_t n = k.size();
+    return n == 0 ? 0 : (n * 7 + size_t(uint8_t(k[0])) * 3 + size_t(uint8_t(k[n - 1]))) % n_hashed;
+  }
+
   sample_keys() {
+    for (size_t i = 0; i < n_hashed; i++)
+      hashed_slot[i] = slot_other;
     for (unsigned i = 0; i < RIGOR_INDEX_COUNT; i++) {
       rule_slot[i] = RIGOR_SM_COUNT + i;
       for (int id = 0; id < RIGOR_SM_COUNT; id++)
@@ -62,7 +95,10 @@ struct sample_keys {
       const rigor_sample_member_t &m = rigor_sample_members[id];
       if (m.parent == RIGOR_SAMPLE_TOP) {
         add(m.key, unsigned(id));
-      } else {
+        top[n_top++] = id;
+        if (m.kind == RIGOR_SAMPLE_CONST) constants[n_constants++] = id;
+        walked[id] = m.kind == RIGOR_SAMPLE_OBJECT || m.kind == RIGOR_SAMPLE_METRICS;
+      } else if (m.read_into != RIGOR_SAMPLE_NOWHERE) {
         size_t &n = n_children[m.parent];
         child_key[m.parent][n] = m.key;
         child_id[m.parent][n++] = id;
@@ -71,13 +107,16 @@ struct sample_keys {
   }
 
   void add(std::string_view key, unsigned slot) {
-    by_length[key.size()].push_back({key, slot});
+    size_t h = hash(key);
+    while (hashed_slot[h] != slot_other)
+      h = (h + 1) % n_hashed;
+    hashed_key[h] = key;
+    hashed_slot[h] = slot;
   }
 
   unsigned slot_of(std::string_view k) const {
-    if (k.size() >= sizeof by_length / sizeof *by_length) return slot_other;
-    for (const keyed_slot &e : by_length[k.size()])
-      if (e.key == k) return e.slot;
+    for (size_t h = hash(k); hashed_slot[h] != slot_other; h = (h + 1) % n_hashed)
+      if (same_key(hashed_key[h], k)) return hashed_slot[h];
     return slot_other;
   }
 };
@@ -147,7 +186,7 @@ bool members_of(const element *e, const std::string_view *keys, size_t n, const 
   for (auto kv : o) {
     if (holds_unsigned_fast(kv.value)) return false;
     for (size_t i = 0; i < n; i++)
-      if (kv.key == keys[i]) {
+      if (same_key(kv.key, keys[i])) {
         store[i] = kv.value;
         out[i] = &store[i];
         break;
@@ -242,8 +281,8 @@ bool indices_in_bounds(const element *const *found) {
 }
 
 /* Member `m` where the table says the reader puts it; false when the line is for jansson. */
-bool read_member(rigor_sample_dom *d, const rigor_sample_member_t &m, const element *e,
-                 rigor_sample_t *out) {
+[[gnu::always_inline]] inline bool read_member(rigor_sample_dom *d, const rigor_sample_member_t &m,
+                                               const element *e, rigor_sample_t *out) {
   char *at = reinterpret_cast<char *>(out) + m.read_into;
   int64_t index;
   switch (m.kind) {
@@ -285,26 +324,17 @@ bool read_object(rigor_sample_dom *d, int id, const element *e, rigor_sample_t *
   const element *at[max_children];
   element store[max_children];
   if (!members_of(e, k.child_key[id], n, at, store)) return false;
-  for (size_t i = 0; i < n; i++) {
-    const rigor_sample_member_t &m = rigor_sample_members[k.child_id[id][i]];
-    if (m.read_into != RIGOR_SAMPLE_NOWHERE && !read_member(d, m, at[i], out)) return false;
-  }
+  for (size_t i = 0; i < n; i++)
+    if (!read_member(d, rigor_sample_members[k.child_id[id][i]], at[i], out)) return false;
   return true;
-}
-
-/* Members whose reader walks every member of their object (and checks what it holds). */
-bool read_whole(unsigned slot) {
-  if (slot >= RIGOR_SM_COUNT) return false;
-  rigor_sample_kind_t kind = rigor_sample_members[slot].kind;
-  return kind == RIGOR_SAMPLE_OBJECT || kind == RIGOR_SAMPLE_METRICS;
 }
 
 /* The fixed members hold their values (the schema, the type "sample"). */
 bool constants_hold(const element *const *found) {
-  for (int id = 0; id < RIGOR_SM_COUNT; id++) {
-    const rigor_sample_member_t &m = rigor_sample_members[id];
-    if (m.kind != RIGOR_SAMPLE_CONST) continue;
-    const char *value = string_of(found[id]);
+  const sample_keys &k = keys();
+  for (size_t c = 0; c < k.n_constants; c++) {
+    const rigor_sample_member_t &m = rigor_sample_members[k.constants[c]];
+    const char *value = string_of(found[k.constants[c]]);
     if (!value || std::strcmp(value, m.constant) != 0) return false;
   }
   return true;
@@ -323,9 +353,9 @@ int parse(rigor_sample_dom *d, const char *line, size_t len, rigor_sample_t *out
   for (auto kv : root) {
     unsigned slot = k.slot_of(kv.key);
     /* The last object of a walked member is checked by its reader, everything else here. */
-    bool walked = read_whole(slot) && kv.value.type() == element_type::OBJECT;
+    bool walked = k.walked[slot] && kv.value.type() == element_type::OBJECT;
     if ((!walked && holds_unsigned_fast(kv.value)) ||
-        (read_whole(slot) && found[slot] && holds_unsigned(*found[slot])))
+        (k.walked[slot] && found[slot] && holds_unsigned(*found[slot])))
       return 0;
     if (slot == slot_other) continue;
     store[slot] = kv.value;
@@ -334,9 +364,9 @@ int parse(rigor_sample_dom *d, const char *line, size_t len, rigor_sample_t *out
   if (!constants_hold(found) || !string_of(found[RIGOR_SM_EXPERIMENT]) || !indices_in_bounds(found))
     return 0;
   *out = rigor_sample_t{};
-  for (int id = 0; id < RIGOR_SM_COUNT; id++) {
+  for (size_t t = 0; t < k.n_top; t++) {
+    int id = k.top[t];
     const rigor_sample_member_t &m = rigor_sample_members[id];
-    if (m.parent != RIGOR_SAMPLE_TOP) continue;
     if (m.read_into != RIGOR_SAMPLE_NOWHERE && !read_member(d, m, found[id], out)) return 0;
     if (m.kind == RIGOR_SAMPLE_OBJECT && !read_object(d, id, found[id], out)) return 0;
   }
