@@ -89,7 +89,7 @@ static bool has_word(const char *text, const char *word) {
 }
 
 static int top_member(const char *key) {
-  for (int id = 0; id < RIGOR_SM_COUNT; id++)
+  for (int id = 0; id < RIGOR_SAMPLE_MEMBER_COUNT; id++)
     if (rigor_sample_members[id].parent == RIGOR_SAMPLE_TOP &&
         strcmp(rigor_sample_members[id].key, key) == 0)
       return id;
@@ -100,7 +100,7 @@ static void test_every_member_is_documented(void **state) {
   (void)state;
   sample_doc_t *doc = malloc(sizeof *doc);
   read_doc(doc);
-  for (int id = 0; id < RIGOR_SM_COUNT; id++) {
+  for (int id = 0; id < RIGOR_SAMPLE_MEMBER_COUNT; id++) {
     const rigor_sample_member_t *m = &rigor_sample_members[id];
     if (m->parent != RIGOR_SAMPLE_TOP) continue;
     char quoted[NAME_LEN + 4];
@@ -124,7 +124,7 @@ static void test_every_documented_name_is_a_member(void **state) {
 }
 
 static bool is_child(int parent, const char *key, size_t len) {
-  for (int id = 0; id < RIGOR_SM_COUNT; id++)
+  for (int id = 0; id < RIGOR_SAMPLE_MEMBER_COUNT; id++)
     if (rigor_sample_members[id].parent == parent && strlen(rigor_sample_members[id].key) == len &&
         strncmp(rigor_sample_members[id].key, key, len) == 0)
       return true;
@@ -155,7 +155,7 @@ static void test_object_rows_name_their_members(void **state) {
   (void)state;
   sample_doc_t *doc = malloc(sizeof *doc);
   read_doc(doc);
-  for (int id = 0; id < RIGOR_SM_COUNT; id++) {
+  for (int id = 0; id < RIGOR_SAMPLE_MEMBER_COUNT; id++) {
     const rigor_sample_member_t *m = &rigor_sample_members[id];
     if (m->parent == RIGOR_SAMPLE_TOP) continue;
     const char *object = rigor_sample_members[m->parent].key;
@@ -164,7 +164,7 @@ static void test_object_rows_name_their_members(void **state) {
     if (!has_word(row->meaning, m->key))
       fail_msg("the row of \"%s\" in %s does not name its member \"%s\"", object, DOC, m->key);
   }
-  for (int id = 0; id < RIGOR_SM_COUNT; id++)
+  for (int id = 0; id < RIGOR_SAMPLE_MEMBER_COUNT; id++)
     if (rigor_sample_members[id].kind == RIGOR_SAMPLE_OBJECT)
       assert_braces_name_members(row_naming(doc, rigor_sample_members[id].key), id);
   free(doc);

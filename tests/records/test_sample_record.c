@@ -211,7 +211,7 @@ static void test_status_names_round_trip(void **state) {
 /* Every member of an object follows it, and every member is read into its own place. */
 static void test_table_is_well_formed(void **state) {
   (void)state;
-  for (int id = 0; id < RIGOR_SM_COUNT; id++) {
+  for (int id = 0; id < RIGOR_SAMPLE_MEMBER_COUNT; id++) {
     const rigor_sample_member_t *m = &rigor_sample_members[id];
     assert_non_null(m->key);
     if (m->parent != RIGOR_SAMPLE_TOP) {

@@ -202,7 +202,7 @@ int rigor_results_read(const char *path, const rigor_results_callbacks_t *cb, bo
 json_t *rigor_sample_point_params(const rigor_sample_t *s) {
   if (s->from_json)
     return json_incref(
-        json_object_get(s->from_json, rigor_sample_members[RIGOR_SM_POINT_PARAMS].key));
+        json_object_get(s->from_json, rigor_sample_members[RIGOR_SAMPLE_MEMBER_POINT_PARAMS].key));
   return s->from_dom ? rigor__sample_dom_point_params(s->from_dom) : NULL;
 }
 

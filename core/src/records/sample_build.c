@@ -92,7 +92,7 @@ static json_t *value_of(rigor_sample_record_t *x, int id) {
 /* The members whose parent is `parent`, in the table's order. */
 static json_t *object_of(rigor_sample_record_t *x, int parent) {
   json_t *o = json_object();
-  for (int id = 0; o && id < RIGOR_SM_COUNT; id++) {
+  for (int id = 0; o && id < RIGOR_SAMPLE_MEMBER_COUNT; id++) {
     if (rigor_sample_members[id].parent != parent) continue;
     json_t *v = value_of(x, id);
     if (v) json_object_set_new(o, rigor_sample_members[id].key, v);
@@ -107,7 +107,7 @@ json_t *rigor_record_sample(rigor_sample_record_t *x) {
 }
 
 void rigor_sample_record_drop(rigor_sample_record_t *x) {
-  for (int id = 0; id < RIGOR_SM_COUNT; id++) {
+  for (int id = 0; id < RIGOR_SAMPLE_MEMBER_COUNT; id++) {
     const rigor_sample_member_t *m = &rigor_sample_members[id];
     if (m->kind != RIGOR_SAMPLE_METRICS && m->kind != RIGOR_SAMPLE_JSON) continue;
     json_t **at = (json_t **)((char *)x + m->written_from);

@@ -30,7 +30,7 @@ namespace {
 /* Where parse keeps each top-level member it found: the table's members at their id, then the
  * index members of record_rules.h that samples do not carry (block, position), which the rules
  * bound all the same. */
-constexpr unsigned n_slots = RIGOR_SM_COUNT + RIGOR_INDEX_COUNT;
+constexpr unsigned n_slots = RIGOR_SAMPLE_MEMBER_COUNT + RIGOR_INDEX_COUNT;
 constexpr unsigned slot_other = n_slots;
 /* The most members an object of the table holds. */
 constexpr size_t max_children = 16;
@@ -66,13 +66,13 @@ struct sample_keys {
   unsigned rule_slot[RIGOR_INDEX_COUNT];
   bool walked[n_slots + 1] = {}; /* slots whose reader walks every member of their object */
   /* The top-level members, in table order, and the members of each object that readers fill. */
-  int top[RIGOR_SM_COUNT];
+  int top[RIGOR_SAMPLE_MEMBER_COUNT];
   size_t n_top = 0;
-  int constants[RIGOR_SM_COUNT]; /* the members of fixed value */
+  int constants[RIGOR_SAMPLE_MEMBER_COUNT]; /* the members of fixed value */
   size_t n_constants = 0;
-  std::string_view child_key[RIGOR_SM_COUNT][max_children];
-  int child_id[RIGOR_SM_COUNT][max_children];
-  size_t n_children[RIGOR_SM_COUNT] = {};
+  std::string_view child_key[RIGOR_SAMPLE_MEMBER_COUNT][max_children];
+  int child_id[RIGOR_SAMPLE_MEMBER_COUNT][max_children];
+  size_t n_children[RIGOR_SAMPLE_MEMBER_COUNT] = {};
 
   /* Length, first and last byte tell the keys of a sample apart, but for a probe or two. */
   static size_t hash(std::string_view k) {
@@ -84,14 +84,15 @@ struct sample_keys {
     for (size_t i = 0; i < n_hashed; i++)
       hashed_slot[i] = slot_other;
     for (unsigned i = 0; i < RIGOR_INDEX_COUNT; i++) {
-      rule_slot[i] = RIGOR_SM_COUNT + i;
-      for (int id = 0; id < RIGOR_SM_COUNT; id++)
+      rule_slot[i] = RIGOR_SAMPLE_MEMBER_COUNT + i;
+      for (int id = 0; id < RIGOR_SAMPLE_MEMBER_COUNT; id++)
         if (rigor_sample_members[id].kind == RIGOR_SAMPLE_INDEX &&
             rigor_sample_members[id].rule == int(i))
           rule_slot[i] = unsigned(id);
-      if (rule_slot[i] >= RIGOR_SM_COUNT) add(rigor__index_members[i].name, rule_slot[i]);
+      if (rule_slot[i] >= RIGOR_SAMPLE_MEMBER_COUNT)
+        add(rigor__index_members[i].name, rule_slot[i]);
     }
-    for (int id = 0; id < RIGOR_SM_COUNT; id++) {
+    for (int id = 0; id < RIGOR_SAMPLE_MEMBER_COUNT; id++) {
       const rigor_sample_member_t &m = rigor_sample_members[id];
       if (m.parent == RIGOR_SAMPLE_TOP) {
         add(m.key, unsigned(id));
@@ -361,7 +362,8 @@ int parse(rigor_sample_dom *d, const char *line, size_t len, rigor_sample_t *out
     store[slot] = kv.value;
     found[slot] = &store[slot];
   }
-  if (!constants_hold(found) || !string_of(found[RIGOR_SM_EXPERIMENT]) || !indices_in_bounds(found))
+  if (!constants_hold(found) || !string_of(found[RIGOR_SAMPLE_MEMBER_EXPERIMENT]) ||
+      !indices_in_bounds(found))
     return 0;
   *out = rigor_sample_t{};
   for (size_t t = 0; t < k.n_top; t++) {
@@ -370,8 +372,8 @@ int parse(rigor_sample_dom *d, const char *line, size_t len, rigor_sample_t *out
     if (m.read_into != RIGOR_SAMPLE_NOWHERE && !read_member(d, m, found[id], out)) return 0;
     if (m.kind == RIGOR_SAMPLE_OBJECT && !read_object(d, id, found[id], out)) return 0;
   }
-  if (found[RIGOR_SM_POINT_PARAMS]) {
-    d->point_params = *found[RIGOR_SM_POINT_PARAMS];
+  if (found[RIGOR_SAMPLE_MEMBER_POINT_PARAMS]) {
+    d->point_params = *found[RIGOR_SAMPLE_MEMBER_POINT_PARAMS];
     d->has_point_params = true;
   }
   out->from_dom = d;

@@ -84,7 +84,7 @@ static int read_member(const rigor_sample_member_t *m, const json_t *v, rigor_sa
 int rigor__sample_from_json(const json_t *rec, rigor_sample_scratch_t *sc, rigor_sample_t *out) {
   memset(out, 0, sizeof *out);
   out->from_json = rec;
-  for (int id = 0; id < RIGOR_SM_COUNT; id++) {
+  for (int id = 0; id < RIGOR_SAMPLE_MEMBER_COUNT; id++) {
     const rigor_sample_member_t *m = &rigor_sample_members[id];
     if (m->read_into == RIGOR_SAMPLE_NOWHERE) continue;
     /* A member of an object that is not one reads as absent. */
