@@ -195,6 +195,38 @@ static void test_defaults_merge_into_each_experiment(void **state) {
   free(err);
 }
 
+/* Each variant carries its timing parsed once, matrix axes applied: what the runner and the plan
+ * read instead of the JSON. */
+static void test_variants_carry_their_parsed_timing(void **state) {
+  (void)state;
+  rigor_config_t *cfg = load_text("multi.yaml", multi_text, NULL);
+  const rigor_experiment_t *w = &cfg->experiments[0], *k = &cfg->experiments[1];
+  const uint32_t warmups[] = {0, 1, 5, 20};
+  for (int i = 0; i < 4; i++) {
+    const rigor_timing_t *t = &w->variants[i].timing;
+    assert_int_equal(t->warmup, warmups[i]);
+    assert_int_equal(t->cycles, 3);
+    json_t *back = rigor_timing_to_json(t);
+    assert_true(json_equal(back, json_object_get(w->variants[i].settings, "timing")));
+    json_decref(back);
+  }
+  assert_int_equal(k->variants[0].timing.cycles, 7);
+  assert_int_equal(k->variants[0].timing.warmup, 5);
+  rigor_config_free(cfg);
+
+  cfg = load_text("auto.yaml",
+                  "schema: 1\nname: a\nplugin: cfgfix\n"
+                  "matrix: {timing.iters: [auto, 40]}\n"
+                  "timing: {timeout: 2m}\n",
+                  NULL);
+  const rigor_experiment_t *e = &cfg->experiments[0];
+  assert_true(e->variants[0].timing.iters_auto);
+  assert_false(e->variants[1].timing.iters_auto);
+  assert_int_equal(e->variants[1].timing.iters, 40);
+  assert_true(e->variants[1].timing.timeout_s == 120.0);
+  rigor_config_free(cfg);
+}
+
 static void test_matrix_cartesian_zip_exclude(void **state) {
   (void)state;
   rigor_config_t *cfg = load_text("matrix.yaml",
@@ -544,6 +576,7 @@ int main(void) {
       cmocka_unit_test(test_single_experiment_defaults_filled),
       cmocka_unit_test(test_hash_ignores_spelling),
       cmocka_unit_test(test_defaults_merge_into_each_experiment),
+      cmocka_unit_test(test_variants_carry_their_parsed_timing),
       cmocka_unit_test(test_matrix_cartesian_zip_exclude),
       cmocka_unit_test(test_single_value_range_and_exclude_by_value),
       cmocka_unit_test(test_ranges_and_aliases),

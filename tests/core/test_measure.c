@@ -108,9 +108,9 @@ static int no_broadcast(rigor_comm_t *c, void *b, size_t n, int root) {
 }
 
 static json_t *samples;
-static void collect(void *arg, json_t *s) {
+static void collect(void *arg, rigor_sample_record_t *s) {
   (void)arg;
-  json_array_append_new(samples, s);
+  json_array_append_new(samples, rigor_record_sample(s));
 }
 
 /* A warm schedule of three points, 10..12, whatever the sweep: what a plugin names for
@@ -311,17 +311,17 @@ static void test_warm_schedule_without_hook_fails_before_running(void **st) {
 static void test_window_status_rules(void **st) {
   (void)st;
   const rigor_clock_info_t fast = {.resolution_s = 1e-9, .now_cost_s = 0};
-  assert_string_equal(rigor_window_status(0.0, &fast, 0.0), "too_short");
-  assert_string_equal(rigor_window_status(19e-9, &fast, 1e-9), "too_short");
-  assert_string_equal(rigor_window_status(1e-3, &fast, 1e-5), "ok");
-  assert_string_equal(rigor_window_status(1e-3, &fast, -1.0), "invalid");
+  assert_int_equal(rigor_window_status(0.0, &fast, 0.0), RIGOR_SAMPLE_TOO_SHORT);
+  assert_int_equal(rigor_window_status(19e-9, &fast, 1e-9), RIGOR_SAMPLE_TOO_SHORT);
+  assert_int_equal(rigor_window_status(1e-3, &fast, 1e-5), RIGOR_SAMPLE_OK);
+  assert_int_equal(rigor_window_status(1e-3, &fast, -1.0), RIGOR_SAMPLE_INVALID);
   /* A 123 ns window passes STREAM's 20 ticks of a 1 ns clock, but not 100 reads of a clock that
    * costs 40 ns to read: the floor is 4 us. */
   const rigor_clock_info_t vm = {.resolution_s = 1e-9, .now_cost_s = 40e-9};
-  assert_string_equal(rigor_window_status(123e-9, &fast, 123e-9), "ok");
-  assert_string_equal(rigor_window_status(123e-9, &vm, 123e-9), "too_short");
-  assert_string_equal(rigor_window_status(3.9e-6, &vm, 3.9e-6), "too_short");
-  assert_string_equal(rigor_window_status(4.1e-6, &vm, 4.1e-6), "ok");
+  assert_int_equal(rigor_window_status(123e-9, &fast, 123e-9), RIGOR_SAMPLE_OK);
+  assert_int_equal(rigor_window_status(123e-9, &vm, 123e-9), RIGOR_SAMPLE_TOO_SHORT);
+  assert_int_equal(rigor_window_status(3.9e-6, &vm, 3.9e-6), RIGOR_SAMPLE_TOO_SHORT);
+  assert_int_equal(rigor_window_status(4.1e-6, &vm, 4.1e-6), RIGOR_SAMPLE_OK);
   assert_true(fabs(rigor_window_floor(&vm) - 4e-6) < 1e-12);
   /* A coarse clock: 20 ticks of 1 ms dominate. */
   const rigor_clock_info_t coarse = {.resolution_s = 1e-3, .now_cost_s = 40e-9};

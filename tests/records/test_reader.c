@@ -70,20 +70,21 @@ static json_t *sample_summary(const rigor_sample_t *s) {
     json_array_append_new(raw, number(s->raw[i]));
   json_t *params = rigor_sample_point_params(s);
   json_t *o = json_pack(
-      "{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:s?, s:s?, s:s?, s:o, s:o, s:o, s:o, s:o, s:o, "
+      "{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:i, s:s?, s:s?, s:o, s:o, s:o, s:o, s:o, s:o, "
       "s:o, s:o, "
       "s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o?}",
       "experiment", s->experiment, "run", (json_int_t)s->run, "attempt", (json_int_t)s->attempt,
       "variant", (json_int_t)s->variant, "point", (json_int_t)s->point, "cycle",
       (json_int_t)s->cycle, "arm", (json_int_t)s->arm, "slot", (json_int_t)s->slot, "status",
-      s->status, "window", s->window, "point_label", s->point_label, "time_s", number(s->time_s),
-      "iters", number(s->iters), "agg", number(s->agg), "bytes", number(s->bytes), "flops",
-      number(s->flops), "bus_factor", number(s->bus_factor), "bytes_per_s", number(s->bytes_per_s),
-      "flops_per_s", number(s->flops_per_s), "busbw", number(s->busbw_bytes_per_s), "wrong",
-      number(s->check_wrong), "metrics", metrics, "has_iterations", s->has_iterations, "it_n",
-      number(s->it_n), "it_min", number(s->it_min), "it_max", number(s->it_max), "it_p50",
-      number(s->it_p50), "it_p95", number(s->it_p95), "it_p99", number(s->it_p99), "it_mean",
-      number(s->it_mean), "it_cv", number(s->it_cv), "raw", raw, "point_params", params);
+      (int)s->status, "window", s->window, "point_label", s->point_label, "time_s",
+      number(s->time_s), "iters", number(s->iters), "agg", number(s->agg), "bytes",
+      number(s->bytes), "flops", number(s->flops), "bus_factor", number(s->bus_factor),
+      "bytes_per_s", number(s->bytes_per_s), "flops_per_s", number(s->flops_per_s), "busbw",
+      number(s->busbw_bytes_per_s), "wrong", number(s->check_wrong), "metrics", metrics,
+      "has_iterations", s->has_iterations, "it_n", number(s->it_n), "it_min", number(s->it_min),
+      "it_max", number(s->it_max), "it_p50", number(s->it_p50), "it_p95", number(s->it_p95),
+      "it_p99", number(s->it_p99), "it_mean", number(s->it_mean), "it_cv", number(s->it_cv), "raw",
+      raw, "point_params", params);
   assert_non_null(o);
   return o;
 }

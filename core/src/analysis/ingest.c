@@ -10,15 +10,6 @@
 #include "json_util.h"
 #include "reader.h"
 
-/* A sample's status, as the rows count it. */
-typedef enum {
-  SAMPLE_OK,
-  SAMPLE_WRONG, /* status wrong, or the check found wrong elements */
-  SAMPLE_TOO_SHORT,
-  SAMPLE_INVALID,
-  SAMPLE_OTHER, /* absent or unknown: never usable, never counted */
-} sample_status_t;
-
 typedef struct held_metric {
   size_t slot; /* in the row's metrics */
   double value;
@@ -27,7 +18,7 @@ typedef struct held_metric {
 /* What the analysis keeps of a sample until its run record says whether it counts. */
 typedef struct held_sample {
   uint32_t variant, point, cycle;
-  sample_status_t status;
+  rigor_sample_status_t status; /* unknown: never usable, never counted */
   bool has_iterations;
   const char *window; /* kept once in exp_build.windows */
   double time_s, iters, agg, bytes, flops, bus_factor, bytes_per_s, flops_per_s, busbw_per_s;
@@ -203,13 +194,9 @@ static const char *window_name(exp_build_t *b, const char *window) {
   return b->last_window = json_string_value(kept);
 }
 
-static sample_status_t status_of(const rigor_sample_t *s) {
-  if ((s->status && strcmp(s->status, "wrong") == 0) || s->check_wrong > 0) return SAMPLE_WRONG;
-  if (!s->status) return SAMPLE_OTHER;
-  if (strcmp(s->status, "ok") == 0) return SAMPLE_OK;
-  if (strcmp(s->status, "too_short") == 0) return SAMPLE_TOO_SHORT;
-  if (strcmp(s->status, "invalid") == 0) return SAMPLE_INVALID;
-  return SAMPLE_OTHER;
+/* A sample whose check found wrong elements counts as wrong whatever its status says. */
+static rigor_sample_status_t status_of(const rigor_sample_t *s) {
+  return s->check_wrong > 0 ? RIGOR_SAMPLE_WRONG : s->status;
 }
 
 /* Copies what the rows need of `s` into `h`; the row's label and point params come from the
@@ -311,15 +298,15 @@ static int add_sample(rigor_exp_analysis_t *e, exp_build_t *b, rigor_run_info_t 
   ra->used = true;
   rigor_row_t *row = &ra->row;
   ri->n_samples++;
-  if (hs->status == SAMPLE_WRONG) {
+  if (hs->status == RIGOR_SAMPLE_WRONG) {
     row->n_wrong++;
     ri->n_wrong++;
-  } else if (hs->status == SAMPLE_TOO_SHORT) {
+  } else if (hs->status == RIGOR_SAMPLE_TOO_SHORT) {
     row->n_too_short++;
-  } else if (hs->status == SAMPLE_INVALID) {
+  } else if (hs->status == RIGOR_SAMPLE_INVALID) {
     row->n_invalid++;
   }
-  if (hs->status != SAMPLE_OK || ri->status != RIGOR_RUN_OK) return 0;
+  if (hs->status != RIGOR_SAMPLE_OK || ri->status != RIGOR_RUN_OK) return 0;
   double t = hs->time_s;
   if (!isfinite(t)) return 0;
   int rc = dvec_push(&ra->times, t) | u32vec_push(&ra->runs, ri->run) |

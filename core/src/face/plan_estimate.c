@@ -92,9 +92,7 @@ void rigor_plan_estimate_print(FILE *out, const rigor_experiment_t *e) {
    * at least (warmup + cycles) windows per point; any run ends by its timeout. */
   bool all_auto = true;
   for (uint32_t v = 0; v < nv; v++) {
-    rigor_timing_t t;
-    char err[256];
-    rigor_timing_from_json(json_object_get(e->variants[v].settings, "timing"), &t, err, sizeof err);
+    const rigor_timing_t t = e->variants[v].timing;
     timeout_s[v] = t.timeout_s;
     floor_s[v] = t.iters_auto ? (double)(t.warmup + t.cycles) *
                                     sweep_points(e->variants[v].settings) * t.min_window_s

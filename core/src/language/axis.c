@@ -313,10 +313,8 @@ static int resolve_axis(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__n
                        key->text, has_json_param(d) ? "members of a JSON param (PARAM.KEY), " : "");
   a->field = rigor__field_find(section, dot + 1);
   if (!a->field) {
-    const char *const *names = rigor__section_fields(section);
-    size_t n = 0;
-    while (names[n])
-      n++;
+    const char *names[RIGOR__SECTION_FIELDS_MAX + 1];
+    size_t n = rigor__section_names(section, names, sizeof names / sizeof *names);
     const char *near = rigor_closest(dot + 1, names, n);
     if (near)
       return rigor__fail(c, key, "matrix axis '%s': %s has no field '%s' (did you mean '%s'?)",

@@ -30,14 +30,16 @@
 
 #include "loader.h"
 #include "plan.h"
+#include "timing.h"
 
 typedef struct rigor_variant {
   char *label;      /* human label: axis labels joined by ", " ("warmup=5, noise=same-core") */
   json_t *axes;     /* object: axis key ("timing.warmup", "bytes") -> value or its label */
   json_t *settings; /* fully resolved settings, as described above */
-  char *commands;   /* the external commands its runs would execute, one per line; NULL: none */
-  uint64_t
-      footprint; /* bytes one plugin instance holds (the plugin's footprint hook); 0: unknown */
+  /* settings.timing, parsed once here: the runner and the plan read this, never the JSON. */
+  rigor_timing_t timing;
+  char *commands;     /* the external commands its runs would execute, one per line; NULL: none */
+  uint64_t footprint; /* bytes one plugin instance holds (its footprint hook); 0: unknown */
 } rigor_variant_t;
 
 typedef struct rigor_experiment {

@@ -394,70 +394,77 @@ static const rigor__field_t environment_fields[] = {
     {"telemetry", conv_telemetry, false, true, false},
     {NULL, NULL, false, false, false},
 };
+/* In the order did-you-mean has always weighed them. */
 static const rigor__field_t gate_fields[] = {
     {"cv_max", conv_cv_max, false, false, false},
     {"min_samples", conv_min_samples, true, false, false},
+    {"statistic", conv_statistic, false, false, false},
+    {"expect", conv_expect, false, true, false},
     {"change_significance", conv_significance, false, false, false},
     {"change_min_magnitude", conv_magnitude, false, false, false},
     {"change_window", conv_window, true, false, false},
-    {"statistic", conv_statistic, false, false, false},
-    {"expect", conv_expect, false, true, false},
     {NULL, NULL, false, false, false},
 };
-static const char *const timing_names[] = {
-    "warmup",    "cycles", "iters",   "min_window", "agg",          "blocking", "per_iteration",
-    "aggregate", "check",  "timeout", "report",     "warmup_sizes", NULL};
-static const char *const environment_names[] = {"affinity", "noise", "randomize_env", "telemetry",
-                                                NULL};
-static const char *const gate_names[] = {"cv_max",
-                                         "min_samples",
-                                         "statistic",
-                                         "expect",
-                                         "change_significance",
-                                         "change_min_magnitude",
-                                         "change_window",
-                                         NULL};
 
-static const rigor__field_t *section_table(const char *section) {
-  if (strcmp(section, "timing") == 0) return timing_fields;
-  if (strcmp(section, "environment") == 0) return environment_fields;
-  if (strcmp(section, "gate") == 0) return gate_fields;
+static json_t *timing_defaults(void) {
+  rigor_timing_t t;
+  rigor_timing_defaults(&t);
+  return rigor_timing_to_json(&t);
+}
+
+static json_t *environment_defaults(void) {
+  return json_pack("{s:n, s:{s:s, s:[]}, s:b, s:o}", "affinity", "noise", "label", "idle",
+                   "burners", "randomize_env", 0, "telemetry", telemetry_defaults());
+}
+
+static json_t *gate_defaults(void) {
+  return json_pack("{s:f, s:i, s:s}", "cv_max", 0.05, "min_samples", 5, "statistic", "cv");
+}
+
+/* One table per group of settings: its fields (names and converters) and its defaults. */
+typedef struct section {
+  const char *name;
+  const rigor__field_t *fields;
+  json_t *(*defaults)(void);
+} section_t;
+
+static const section_t sections[] = {
+    {"timing", timing_fields, timing_defaults},
+    {"environment", environment_fields, environment_defaults},
+    {"gate", gate_fields, gate_defaults},
+};
+
+static const section_t *section_of(const char *name) {
+  for (size_t i = 0; i < sizeof sections / sizeof *sections; i++)
+    if (strcmp(sections[i].name, name) == 0) return &sections[i];
   return NULL;
 }
 
-const char *const *rigor__section_fields(const char *section) {
-  if (strcmp(section, "timing") == 0) return timing_names;
-  if (strcmp(section, "environment") == 0) return environment_names;
-  return strcmp(section, "gate") == 0 ? gate_names : NULL;
+size_t rigor__section_names(const char *section, const char **names, size_t cap) {
+  const section_t *s = section_of(section);
+  size_t n = 0;
+  for (const rigor__field_t *f = s ? s->fields : NULL; f && f->name && n + 1 < cap; f++)
+    names[n++] = f->name;
+  if (cap) names[n] = NULL;
+  return n;
 }
 
 const rigor__field_t *rigor__field_find(const char *section, const char *name) {
-  const rigor__field_t *f = section_table(section);
-  for (; f && f->name; f++)
+  const section_t *s = section_of(section);
+  for (const rigor__field_t *f = s ? s->fields : NULL; f && f->name; f++)
     if (strcmp(f->name, name) == 0) return f;
   return NULL;
 }
 
-static json_t *section_defaults(const char *section) {
-  if (strcmp(section, "timing") == 0) {
-    rigor_timing_t t;
-    rigor_timing_defaults(&t);
-    return rigor_timing_to_json(&t);
-  }
-  if (strcmp(section, "environment") == 0)
-    return json_pack("{s:n, s:{s:s, s:[]}, s:b, s:o}", "affinity", "noise", "label", "idle",
-                     "burners", "randomize_env", 0, "telemetry", telemetry_defaults());
-  return json_pack("{s:f, s:i, s:s}", "cv_max", 0.05, "min_samples", 5, "statistic", "cv");
-}
-
 int rigor__section(rigor__cfg_t *c, const char *section, const rigor__node_t *n, json_t **out) {
-  json_t *obj = section_defaults(section);
+  json_t *obj = section_of(section)->defaults();
   if (!n || rigor__is_null(n)) {
     *out = obj;
     return 0;
   }
-  if (rigor__expect(c, n, RIGOR__MAP, section) ||
-      rigor__check_keys(c, n, rigor__section_fields(section), section))
+  const char *names[RIGOR__SECTION_FIELDS_MAX + 1];
+  rigor__section_names(section, names, sizeof names / sizeof *names);
+  if (rigor__expect(c, n, RIGOR__MAP, section) || rigor__check_keys(c, n, names, section))
     return json_decref(obj), RIGOR_ECONFIG;
   for (size_t i = 0; i < n->n; i++) {
     const rigor__field_t *f = rigor__field_find(section, n->keys[i]->text);

@@ -127,8 +127,10 @@ typedef struct rigor__field {
 const rigor__field_t *rigor__field_find(const char *section, const char *name);
 /* The section object with every field defaulted, then the node's members converted. */
 int rigor__section(rigor__cfg_t *c, const char *section, const rigor__node_t *n, json_t **out);
-/* Field names of a section, NULL-terminated (for did-you-mean). */
-const char *const *rigor__section_fields(const char *section);
+/* The field names of a section, from its one table, into names[] (NULL-terminated, at most
+ * cap - 1 of them) for did-you-mean; returns how many. */
+#define RIGOR__SECTION_FIELDS_MAX 16
+size_t rigor__section_names(const char *section, const char **names, size_t cap);
 
 /* Axes of the in-process sweep and the between-process matrix (axis.c, matrix.c). */
 typedef struct rigor__axis_value {

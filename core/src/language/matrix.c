@@ -129,7 +129,8 @@ static char *variant_label(const matrix_t *m, const size_t *v) {
 /* Variants share every unchanged part of the base settings (jansson reference counts): the
  * settings are read-only once loaded, and copying them whole made large matrices slow. */
 static int make_variant(const matrix_t *m, const size_t *v, const json_t *settings,
-                        rigor_variant_t *out) {
+                        rigor_variant_t *out, char *err, size_t errlen) {
+  snprintf(err, errlen, "out of memory");
   out->label = variant_label(m, v);
   out->axes = json_object();
   out->settings = json_copy((json_t *)settings);
@@ -166,7 +167,9 @@ static int make_variant(const matrix_t *m, const size_t *v, const json_t *settin
       json_object_set(section, axis->field, val->value);
     }
   }
-  return 0;
+  /* The fields converted the values; a refusal here is the language's own fault. */
+  return rigor_timing_from_json(json_object_get(out->settings, "timing"), &out->timing, err,
+                                errlen);
 }
 
 static int build_variants(rigor__cfg_t *c, const rigor__node_t *at, matrix_t *m,
@@ -197,8 +200,9 @@ static int build_variants(rigor__cfg_t *c, const rigor__node_t *at, matrix_t *m,
     for (size_t i = 0; i < m->n_axes; i++)
       v[i] = gi[m->group[i]];
     if (excluded(m, v)) continue;
-    if (make_variant(m, v, settings, &e->variants[e->n_variants++]))
-      rc = rigor__fail(c, at, "out of memory");
+    char err[256];
+    if (make_variant(m, v, settings, &e->variants[e->n_variants++], err, sizeof err))
+      rc = rigor__fail(c, at, "%s", err);
   }
   free(gi), free(v);
   if (rc == 0 && e->n_variants == 0)

@@ -18,6 +18,14 @@ bool rigor_run_status_final(rigor_run_status_t s) {
   return s == RIGOR_RUN_OK || s == RIGOR_RUN_SKIPPED || s == RIGOR_RUN_INVALID;
 }
 
+const char *const rigor_sample_status_names[] = {"ok", "too_short", "wrong", "invalid", NULL};
+
+rigor_sample_status_t rigor_sample_status_parse(const char *name) {
+  for (int i = 0; name && i < RIGOR_SAMPLE_STATUS_COUNT; i++)
+    if (strcmp(name, rigor_sample_status_names[i]) == 0) return (rigor_sample_status_t)i;
+  return RIGOR_SAMPLE_UNKNOWN;
+}
+
 json_t *rigor_record_new(const char *type, const char *experiment) {
   json_t *rec = json_object();
   json_object_set_new(rec, "schema", json_string(RIGOR_RESULT_SCHEMA));

@@ -1,12 +1,18 @@
 /* The results format, rigor.result/1 (docs/results-format.md): JSON Lines, one record per line,
- * of five types. This file is the format's one home: the schema name, the run statuses, and
- * builders for every record the runner writes. */
+ * of five types. Here: the schema name, the run and sample statuses, and the builders of the
+ * experiment, run, stop and telemetry records. The sample record, the one written per window,
+ * has its own home in sample_record.h: the table of its members from which its builder and both
+ * readers are made. */
 #ifndef RIGOR_FORMAT_H
 #define RIGOR_FORMAT_H
 
 #include <jansson.h>
 #include <stdbool.h>
 #include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" { /* sample_dom.cpp reads the sample statuses */
+#endif
 
 #define RIGOR_RESULT_SCHEMA "rigor.result/1"
 
@@ -26,6 +32,19 @@ extern const char *const rigor_run_status_names[]; /* indexed by rigor_run_statu
 rigor_run_status_t rigor_run_status_parse(const char *name);
 /* A run that --resume does not repeat: it finished (ok, skipped on this machine, or invalid). */
 bool rigor_run_status_final(rigor_run_status_t s);
+
+/* What a window gave, written as its name. */
+typedef enum {
+  RIGOR_SAMPLE_OK = 0,
+  RIGOR_SAMPLE_TOO_SHORT, /* under the window floor, or of zero length */
+  RIGOR_SAMPLE_WRONG,     /* the check failed */
+  RIGOR_SAMPLE_INVALID,   /* a NaN or negative time */
+  RIGOR_SAMPLE_STATUS_COUNT,
+  RIGOR_SAMPLE_UNKNOWN = RIGOR_SAMPLE_STATUS_COUNT, /* read only: absent or another name */
+} rigor_sample_status_t;
+extern const char *const rigor_sample_status_names[]; /* indexed by rigor_sample_status_t */
+/* The status named `name`; RIGOR_SAMPLE_UNKNOWN for NULL or another name. */
+rigor_sample_status_t rigor_sample_status_parse(const char *name);
 
 /* A record of `type` with its schema and experiment set. */
 json_t *rigor_record_new(const char *type, const char *experiment);
@@ -99,5 +118,9 @@ json_t *rigor_record_stop(const rigor_stop_record_t *x);
 /* One raw telemetry sample of a run, for the RESULTS.telemetry.jsonl sidecar. */
 json_t *rigor_record_telemetry(const json_t *sample, const char *experiment, uint32_t run,
                                uint32_t attempt);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -14,6 +14,7 @@
 #include "rigor/plugin.h"
 #include "sample_dom.h"
 #include "sample_json.h"
+#include "sample_record.h"
 
 /* Lines are read into one buffer, grown only for a line longer than it. */
 #define READ_CHUNK ((size_t)1 << 20)
@@ -208,7 +209,9 @@ int rigor_results_read(const char *path, const rigor_results_callbacks_t *cb, bo
 }
 
 json_t *rigor_sample_point_params(const rigor_sample_t *s) {
-  if (s->from_json) return json_incref(json_object_get(s->from_json, "point_params"));
+  if (s->from_json)
+    return json_incref(
+        json_object_get(s->from_json, rigor_sample_members[RIGOR_SAMPLE_MEMBER_POINT_PARAMS].key));
   return s->from_dom ? rigor__sample_dom_point_params(s->from_dom) : NULL;
 }
 

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "format.h"
+
 typedef struct rigor_sample_metric {
   const char *name;
   double value;
@@ -15,13 +17,15 @@ typedef struct rigor_sample_metric {
 
 /* The members of a sample record that readers use. Indices are -1 when absent or null (the
  * reader has checked the others against their bounds); strings are NULL and numbers NaN when
- * absent or of another type, as rigor_json_number reads them. */
+ * absent or of another type, as rigor_json_number reads them; the status RIGOR_SAMPLE_UNKNOWN
+ * when absent or of another name. The table of sample_record.h says where each member goes. */
 typedef struct rigor_sample {
   const char *experiment;
   size_t line; /* in the file, from 1 */
   int64_t run, attempt, variant, point, cycle;
   int64_t arm, slot; /* interleaved arms: the arm's index in its run, its position in the cycle */
-  const char *status, *window, *point_label;
+  rigor_sample_status_t status;
+  const char *window, *point_label;
   double time_s, iters, agg, bytes, flops, bus_factor;
   double bytes_per_s, flops_per_s, busbw_bytes_per_s; /* "rates" */
   double check_wrong;                                 /* "check": {"wrong"} */

@@ -1,6 +1,7 @@
 #include "sample_dom.h"
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <new>
 #include <string_view>
@@ -13,6 +14,7 @@ extern "C" {
 #include "format.h"
 #include "record_rules.h"
 #include "rigor/plugin.h"
+#include "sample_record.h"
 }
 
 using simdjson::dom::array;
@@ -25,86 +27,104 @@ static_assert(RIGOR_SAMPLE_DOM_PADDING >= simdjson::SIMDJSON_PADDING,
 
 namespace {
 
-/* The top-level members a sample reader uses; the index members come first, in the order of
- * rigor_index_t. */
-enum member : unsigned {
-  M_RUN = RIGOR_INDEX_RUN,
-  M_ATTEMPT = RIGOR_INDEX_ATTEMPT,
-  M_VARIANT = RIGOR_INDEX_VARIANT,
-  M_BLOCK = RIGOR_INDEX_BLOCK,
-  M_POSITION = RIGOR_INDEX_POSITION,
-  M_CYCLE = RIGOR_INDEX_CYCLE,
-  M_POINT = RIGOR_INDEX_POINT,
-  M_ARM = RIGOR_INDEX_ARM,
-  M_SLOT = RIGOR_INDEX_SLOT,
-  M_SCHEMA = RIGOR_INDEX_COUNT,
-  M_TYPE,
-  M_EXPERIMENT,
-  M_STATUS,
-  M_WINDOW,
-  M_POINT_LABEL,
-  M_POINT_PARAMS,
-  M_TIME_S,
-  M_ITERS,
-  M_AGG,
-  M_BYTES,
-  M_FLOPS,
-  M_BUS_FACTOR,
-  M_RATES,
-  M_CHECK,
-  M_METRICS,
-  M_ITERATIONS,
-  M_COUNT,
-  M_OTHER = M_COUNT,
+/* Where parse keeps each top-level member it found: the table's members at their id, then the
+ * index members of record_rules.h that samples do not carry (block, position), which the rules
+ * bound all the same. */
+constexpr unsigned n_slots = RIGOR_SAMPLE_MEMBER_COUNT + RIGOR_INDEX_COUNT;
+constexpr unsigned slot_other = n_slots;
+/* The most members an object of the table holds. */
+constexpr size_t max_children = 16;
+
+/* Keys are short: words compared inline beat a call to memcmp for each. */
+[[gnu::always_inline]] inline bool same_key(std::string_view a, std::string_view b) {
+  size_t n = a.size(), i = 0;
+  if (n != b.size()) return false;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t x, y;
+    std::memcpy(&x, a.data() + i, 8);
+    std::memcpy(&y, b.data() + i, 8);
+    if (x != y) return false;
+  }
+  if (i + 4 <= n) {
+    uint32_t x, y;
+    std::memcpy(&x, a.data() + i, 4);
+    std::memcpy(&y, b.data() + i, 4);
+    if (x != y) return false;
+    i += 4;
+  }
+  for (; i < n; i++)
+    if (a[i] != b[i]) return false;
+  return true;
+}
+
+/* The table turned into lookups, once. */
+struct sample_keys {
+  /* Top-level keys in an open-addressed hash: one comparison per member, most of the time. */
+  static constexpr size_t n_hashed = 128;
+  std::string_view hashed_key[n_hashed];
+  unsigned hashed_slot[n_hashed];
+  unsigned rule_slot[RIGOR_INDEX_COUNT];
+  bool walked[n_slots + 1] = {}; /* slots whose reader walks every member of their object */
+  /* The top-level members, in table order, and the members of each object that readers fill. */
+  int top[RIGOR_SAMPLE_MEMBER_COUNT];
+  size_t n_top = 0;
+  int constants[RIGOR_SAMPLE_MEMBER_COUNT]; /* the members of fixed value */
+  size_t n_constants = 0;
+  std::string_view child_key[RIGOR_SAMPLE_MEMBER_COUNT][max_children];
+  int child_id[RIGOR_SAMPLE_MEMBER_COUNT][max_children];
+  size_t n_children[RIGOR_SAMPLE_MEMBER_COUNT] = {};
+
+  /* Length, first and last byte tell the keys of a sample apart, but for a probe or two. */
+  static size_t hash(std::string_view k) {
+    size_t n = k.size();
+    return n == 0 ? 0 : (n * 7 + size_t(uint8_t(k[0])) * 3 + size_t(uint8_t(k[n - 1]))) % n_hashed;
+  }
+
+  sample_keys() {
+    for (size_t i = 0; i < n_hashed; i++)
+      hashed_slot[i] = slot_other;
+    for (unsigned i = 0; i < RIGOR_INDEX_COUNT; i++) {
+      rule_slot[i] = RIGOR_SAMPLE_MEMBER_COUNT + i;
+      for (int id = 0; id < RIGOR_SAMPLE_MEMBER_COUNT; id++)
+        if (rigor_sample_members[id].kind == RIGOR_SAMPLE_INDEX &&
+            rigor_sample_members[id].rule == int(i))
+          rule_slot[i] = unsigned(id);
+      if (rule_slot[i] >= RIGOR_SAMPLE_MEMBER_COUNT)
+        add(rigor__index_members[i].name, rule_slot[i]);
+    }
+    for (int id = 0; id < RIGOR_SAMPLE_MEMBER_COUNT; id++) {
+      const rigor_sample_member_t &m = rigor_sample_members[id];
+      if (m.parent == RIGOR_SAMPLE_TOP) {
+        add(m.key, unsigned(id));
+        top[n_top++] = id;
+        if (m.kind == RIGOR_SAMPLE_CONST) constants[n_constants++] = id;
+        walked[id] = m.kind == RIGOR_SAMPLE_OBJECT || m.kind == RIGOR_SAMPLE_METRICS;
+      } else if (m.read_into != RIGOR_SAMPLE_NOWHERE) {
+        size_t &n = n_children[m.parent];
+        child_key[m.parent][n] = m.key;
+        child_id[m.parent][n++] = id;
+      }
+    }
+  }
+
+  void add(std::string_view key, unsigned slot) {
+    size_t h = hash(key);
+    while (hashed_slot[h] != slot_other)
+      h = (h + 1) % n_hashed;
+    hashed_key[h] = key;
+    hashed_slot[h] = slot;
+  }
+
+  unsigned slot_of(std::string_view k) const {
+    for (size_t h = hash(k); hashed_slot[h] != slot_other; h = (h + 1) % n_hashed)
+      if (same_key(hashed_key[h], k)) return hashed_slot[h];
+    return slot_other;
+  }
 };
 
-/* Switching on the length first keeps the lookup to a comparison or two per member. */
-member member_of(std::string_view k) {
-  switch (k.size()) {
-  case 3:
-    return k == "run" ? M_RUN : k == "agg" ? M_AGG : k == "arm" ? M_ARM : M_OTHER;
-  case 4:
-    return k == "type" ? M_TYPE : k == "slot" ? M_SLOT : M_OTHER;
-  case 5:
-    switch (k[0]) {
-    case 'b':
-      return k == "bytes" ? M_BYTES : k == "block" ? M_BLOCK : M_OTHER;
-    case 'c':
-      return k == "cycle" ? M_CYCLE : k == "check" ? M_CHECK : M_OTHER;
-    case 'p':
-      return k == "point" ? M_POINT : M_OTHER;
-    case 'i':
-      return k == "iters" ? M_ITERS : M_OTHER;
-    case 'f':
-      return k == "flops" ? M_FLOPS : M_OTHER;
-    case 'r':
-      return k == "rates" ? M_RATES : M_OTHER;
-    }
-    return M_OTHER;
-  case 6:
-    return k == "schema"   ? M_SCHEMA
-           : k == "status" ? M_STATUS
-           : k == "window" ? M_WINDOW
-           : k == "time_s" ? M_TIME_S
-                           : M_OTHER;
-  case 7:
-    return k == "attempt"   ? M_ATTEMPT
-           : k == "variant" ? M_VARIANT
-           : k == "metrics" ? M_METRICS
-                            : M_OTHER;
-  case 8:
-    return k == "position" ? M_POSITION : M_OTHER;
-  case 10:
-    return k == "experiment"   ? M_EXPERIMENT
-           : k == "bus_factor" ? M_BUS_FACTOR
-           : k == "iterations" ? M_ITERATIONS
-                               : M_OTHER;
-  case 11:
-    return k == "point_label" ? M_POINT_LABEL : M_OTHER;
-  case 12:
-    return k == "point_params" ? M_POINT_PARAMS : M_OTHER;
-  }
-  return M_OTHER;
+const sample_keys &keys() {
+  static const sample_keys k;
+  return k;
 }
 
 /* jansson refuses integers above INT64_MAX, which simdjson reads as unsigned. */
@@ -158,17 +178,16 @@ const char *string_of(const element *e) {
 
 /* The members of object `e` named in `keys`, the last of each when a name repeats (as jansson
  * keeps it), NULL where absent; false when some member is for jansson. */
-template <size_t N>
-bool members_of(const element *e, const std::string_view (&keys)[N], const element *(&out)[N],
-                element (&store)[N]) {
-  for (size_t i = 0; i < N; i++)
+bool members_of(const element *e, const std::string_view *keys, size_t n, const element **out,
+                element *store) {
+  for (size_t i = 0; i < n; i++)
     out[i] = nullptr;
   object o;
   if (!e || e->get_object().get(o)) return true;
   for (auto kv : o) {
     if (holds_unsigned_fast(kv.value)) return false;
-    for (size_t i = 0; i < N; i++)
-      if (kv.key == keys[i]) {
+    for (size_t i = 0; i < n; i++)
+      if (same_key(kv.key, keys[i])) {
         store[i] = kv.value;
         out[i] = &store[i];
         break;
@@ -195,7 +214,8 @@ namespace {
 constexpr size_t metric_scan_max = 16;
 
 /* The numeric members of "metrics", each name once with its last value, at its first place. */
-bool read_metrics(rigor_sample_dom *d, const element *e, rigor_sample_t *out) {
+bool read_metrics(rigor_sample_dom *d, const element *e, const rigor_sample_metric_t **out,
+                  size_t *n_out) {
   d->metrics.clear();
   d->metric_values.clear();
   d->metric_slot.clear();
@@ -233,118 +253,127 @@ bool read_metrics(rigor_sample_dom *d, const element *e, rigor_sample_t *out) {
     d->metrics[kept++] = {d->metrics[i].name, v};
   }
   d->metrics.resize(kept);
-  out->metrics = d->metrics.data();
-  out->n_metrics = d->metrics.size();
+  *out = d->metrics.data();
+  *n_out = d->metrics.size();
   return true;
 }
 
-bool read_iterations(rigor_sample_dom *d, const element *e, rigor_sample_t *out) {
-  static const std::string_view keys[] = {"n",   "min", "max",  "p50", "p95",
-                                          "p99", "cv",  "mean", "raw"};
-  const element *at[9];
-  element store[9];
+void read_reals(rigor_sample_dom *d, const element *e, const double **out, size_t *n) {
   d->raw.clear();
-  out->it_n = out->it_min = out->it_max = out->it_p50 = out->it_p95 = out->it_p99 = out->it_mean =
-      out->it_cv = NAN;
-  if (!members_of(e, keys, at, store)) return false;
-  if (!e || e->type() != element_type::OBJECT) return true;
-  out->has_iterations = true;
-  out->it_n = number_of(at[0]);
-  out->it_min = number_of(at[1]);
-  out->it_max = number_of(at[2]);
-  out->it_p50 = number_of(at[3]);
-  out->it_p95 = number_of(at[4]);
-  out->it_p99 = number_of(at[5]);
-  out->it_cv = number_of(at[6]);
-  out->it_mean = number_of(at[7]);
   array raw;
-  if (!at[8] || at[8]->get_array().get(raw)) return true;
+  if (!e || e->get_array().get(raw)) return;
   for (element v : raw)
     d->raw.push_back(number_of(&v));
-  out->raw = d->raw.data();
-  out->n_raw = d->raw.size();
-  return true;
+  *out = d->raw.data();
+  *n = d->raw.size();
 }
 
 /* The index members: absent or null read as -1, anything else must be an integer in bounds. */
-bool read_indices(const element *const *found, rigor_sample_t *out) {
-  int64_t value[RIGOR_INDEX_COUNT];
+bool indices_in_bounds(const element *const *found) {
   for (unsigned i = 0; i < RIGOR_INDEX_COUNT; i++) {
-    value[i] = -1;
-    if (!found[i] || found[i]->is_null()) continue;
+    const element *e = found[keys().rule_slot[i]];
+    if (!e || e->is_null()) continue;
     const rigor_index_member_t *m = &rigor__index_members[i];
     int64_t v;
-    if (found[i]->type() != element_type::INT64 || found[i]->get_int64().get(v) || v < m->min ||
-        v > m->max)
+    if (e->type() != element_type::INT64 || e->get_int64().get(v) || v < m->min || v > m->max)
       return false;
-    value[i] = v;
   }
-  out->run = value[RIGOR_INDEX_RUN];
-  out->attempt = value[RIGOR_INDEX_ATTEMPT];
-  out->variant = value[RIGOR_INDEX_VARIANT];
-  out->point = value[RIGOR_INDEX_POINT];
-  out->cycle = value[RIGOR_INDEX_CYCLE];
-  out->arm = value[RIGOR_INDEX_ARM];
-  out->slot = value[RIGOR_INDEX_SLOT];
   return true;
 }
 
-/* Members whose reader walks every member of their object (and checks what it holds). */
-bool read_whole(member m) {
-  return m == M_RATES || m == M_CHECK || m == M_METRICS || m == M_ITERATIONS;
+/* Member `m` where the table says the reader puts it; false when the line is for jansson. */
+[[gnu::always_inline]] inline bool read_member(rigor_sample_dom *d, const rigor_sample_member_t &m,
+                                               const element *e, rigor_sample_t *out) {
+  char *at = reinterpret_cast<char *>(out) + m.read_into;
+  int64_t index;
+  switch (m.kind) {
+  case RIGOR_SAMPLE_INDEX: /* in bounds: indices_in_bounds checked it */
+    *reinterpret_cast<int64_t *>(at) =
+        e && !e->is_null() && !e->get_int64().get(index) ? index : -1;
+    return true;
+  case RIGOR_SAMPLE_TEXT:
+    *reinterpret_cast<const char **>(at) = string_of(e);
+    return true;
+  case RIGOR_SAMPLE_STATUS:
+    *reinterpret_cast<rigor_sample_status_t *>(at) = rigor_sample_status_parse(string_of(e));
+    return true;
+  case RIGOR_SAMPLE_REAL:
+  case RIGOR_SAMPLE_UINT:
+    *reinterpret_cast<double *>(at) = number_of(e);
+    return true;
+  case RIGOR_SAMPLE_OBJECT:
+    *reinterpret_cast<bool *>(at) = e && e->type() == element_type::OBJECT;
+    return true;
+  case RIGOR_SAMPLE_REALS:
+    read_reals(d, e, reinterpret_cast<const double **>(at),
+               reinterpret_cast<size_t *>(at + sizeof(const double *)));
+    return true;
+  case RIGOR_SAMPLE_METRICS:
+    return read_metrics(d, e, reinterpret_cast<const rigor_sample_metric_t **>(at),
+                        reinterpret_cast<size_t *>(at + sizeof(const rigor_sample_metric_t *)));
+  case RIGOR_SAMPLE_CONST:
+  case RIGOR_SAMPLE_JSON:
+    return true;
+  }
+  return true;
+}
+
+/* An object member's members, each read where the table says; false when one is for jansson. */
+bool read_object(rigor_sample_dom *d, int id, const element *e, rigor_sample_t *out) {
+  const sample_keys &k = keys();
+  size_t n = k.n_children[id];
+  const element *at[max_children];
+  element store[max_children];
+  if (!members_of(e, k.child_key[id], n, at, store)) return false;
+  for (size_t i = 0; i < n; i++)
+    if (!read_member(d, rigor_sample_members[k.child_id[id][i]], at[i], out)) return false;
+  return true;
+}
+
+/* The fixed members hold their values (the schema, the type "sample"). */
+bool constants_hold(const element *const *found) {
+  const sample_keys &k = keys();
+  for (size_t c = 0; c < k.n_constants; c++) {
+    const rigor_sample_member_t &m = rigor_sample_members[k.constants[c]];
+    const char *value = string_of(found[k.constants[c]]);
+    if (!value || std::strcmp(value, m.constant) != 0) return false;
+  }
+  return true;
 }
 
 int parse(rigor_sample_dom *d, const char *line, size_t len, rigor_sample_t *out) {
   d->has_point_params = false;
+  d->metrics.clear();
+  d->raw.clear();
   if (has_nul_escape(line, len)) return 0;
   object root;
   if (d->parser.parse(line, len, false).get_object().get(root)) return 0;
-  element store[M_COUNT];
-  const element *found[M_COUNT] = {};
+  const sample_keys &k = keys();
+  element store[n_slots];
+  const element *found[n_slots] = {};
   for (auto kv : root) {
-    member m = member_of(kv.key);
+    unsigned slot = k.slot_of(kv.key);
     /* The last object of a walked member is checked by its reader, everything else here. */
-    bool walked = read_whole(m) && kv.value.type() == element_type::OBJECT;
+    bool walked = k.walked[slot] && kv.value.type() == element_type::OBJECT;
     if ((!walked && holds_unsigned_fast(kv.value)) ||
-        (read_whole(m) && found[m] && holds_unsigned(*found[m])))
+        (k.walked[slot] && found[slot] && holds_unsigned(*found[slot])))
       return 0;
-    if (m == M_OTHER) continue;
-    store[m] = kv.value;
-    found[m] = &store[m];
+    if (slot == slot_other) continue;
+    store[slot] = kv.value;
+    found[slot] = &store[slot];
   }
-  const char *schema = string_of(found[M_SCHEMA]), *type = string_of(found[M_TYPE]);
-  if (!schema || std::strcmp(schema, RIGOR_RESULT_SCHEMA) != 0 || !type ||
-      std::strcmp(type, "sample") != 0)
+  if (!constants_hold(found) || !string_of(found[RIGOR_SAMPLE_MEMBER_EXPERIMENT]) ||
+      !indices_in_bounds(found))
     return 0;
   *out = rigor_sample_t{};
-  out->experiment = string_of(found[M_EXPERIMENT]);
-  if (!out->experiment || !read_indices(found, out)) return 0;
-  out->status = string_of(found[M_STATUS]);
-  out->window = string_of(found[M_WINDOW]);
-  out->point_label = string_of(found[M_POINT_LABEL]);
-  out->time_s = number_of(found[M_TIME_S]);
-  out->iters = number_of(found[M_ITERS]);
-  out->agg = number_of(found[M_AGG]);
-  out->bytes = number_of(found[M_BYTES]);
-  out->flops = number_of(found[M_FLOPS]);
-  out->bus_factor = number_of(found[M_BUS_FACTOR]);
-
-  static const std::string_view rate_keys[] = {"bytes_per_s", "flops_per_s", "busbw_bytes_per_s"};
-  const element *rate[3];
-  element rate_store[3];
-  static const std::string_view check_keys[] = {"wrong"};
-  const element *wrong[1];
-  element wrong_store[1];
-  if (!members_of(found[M_RATES], rate_keys, rate, rate_store) ||
-      !members_of(found[M_CHECK], check_keys, wrong, wrong_store) ||
-      !read_metrics(d, found[M_METRICS], out) || !read_iterations(d, found[M_ITERATIONS], out))
-    return 0;
-  out->bytes_per_s = number_of(rate[0]);
-  out->flops_per_s = number_of(rate[1]);
-  out->busbw_bytes_per_s = number_of(rate[2]);
-  out->check_wrong = number_of(wrong[0]);
-  if (found[M_POINT_PARAMS]) {
-    d->point_params = *found[M_POINT_PARAMS];
+  for (size_t t = 0; t < k.n_top; t++) {
+    int id = k.top[t];
+    const rigor_sample_member_t &m = rigor_sample_members[id];
+    if (m.read_into != RIGOR_SAMPLE_NOWHERE && !read_member(d, m, found[id], out)) return 0;
+    if (m.kind == RIGOR_SAMPLE_OBJECT && !read_object(d, id, found[id], out)) return 0;
+  }
+  if (found[RIGOR_SAMPLE_MEMBER_POINT_PARAMS]) {
+    d->point_params = *found[RIGOR_SAMPLE_MEMBER_POINT_PARAMS];
     d->has_point_params = true;
   }
   out->from_dom = d;

@@ -52,15 +52,18 @@ static void send(const rigor_child_args_t *a, json_t *msg) {
   rigor_wire_send(a->comm->rank == 0 ? a->out_fd : -1, msg);
 }
 
-static void emit_sample(void *arg, json_t *sample) {
+static void emit_sample(void *arg, rigor_sample_record_t *sample) {
   const arm_t *arm = arg;
   const rigor_child_args_t *a = arm->child->a;
-  rigor_record_stamp(sample, a->experiment_name, a->run, a->attempt, arm->variant);
+  sample->experiment = a->experiment_name;
+  sample->run = a->run;
+  sample->attempt = a->attempt;
+  sample->variant = arm->variant;
   if (arm->child->interleaved) {
-    json_object_set_new(sample, "arm", json_integer(arm->index));
-    json_object_set_new(sample, "slot", json_integer(arm->slot));
+    sample->arm = arm->index;
+    sample->slot = arm->slot;
   }
-  send(a, sample);
+  send(a, rigor_record_sample(sample));
 }
 
 static void on_slot(void *arg, uint32_t arm, uint32_t slot) {
@@ -220,9 +223,6 @@ static int ready_arm(child_t *c, arm_t *arm) {
     arm->plugin = &arm->copy->desc;
   }
   const rigor_plugin_t *p = arm->plugin;
-  if (rigor_timing_from_json(json_object_get(arm->settings, "timing"), &arm->timing, err,
-                             sizeof err) < 0)
-    return c->ctx.host.error(&c->ctx, RIGOR_ECONFIG, "%s%s", which, err);
   if (rigor_run_params_build(p, json_object_get(arm->settings, "params"),
                              json_object_get(arm->settings, "sweep"), &arm->pts, err,
                              sizeof err) < 0)
@@ -258,10 +258,12 @@ static int make_arms(child_t *c) {
     arm->index = i;
     if (c->interleaved) {
       arm->settings = a->arms[i].settings;
+      arm->timing = a->arms[i].timing;
       arm->variant = a->arms[i].variant;
       arm->plugin = a->arms[i].plugin_file ? NULL : a->arms[i].plugin;
     } else {
       arm->settings = a->settings;
+      arm->timing = a->timing;
       arm->variant = a->variant;
       arm->plugin = a->plugin;
     }

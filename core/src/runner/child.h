@@ -10,10 +10,12 @@
 
 #include "context.h"
 #include "rigor/plugin.h"
+#include "timing.h"
 
 /* One arm of an interleaved run: a complete plugin instance of its own. */
 typedef struct rigor_child_arm {
   const json_t *settings; /* the arm's variant's resolved settings */
+  rigor_timing_t timing;  /* and their timing, parsed */
   const rigor_plugin_t *plugin;
   /* A build arm's .so, which the run loads from a private copy of its own; NULL: `plugin`. */
   const char *plugin_file;
@@ -24,6 +26,7 @@ typedef struct rigor_child_arm {
 typedef struct rigor_child_args {
   const char *experiment_name;
   const json_t *settings; /* the variant's resolved settings */
+  rigor_timing_t timing;  /* and their timing, parsed: the child never reads it from JSON */
   const rigor_plugin_t *plugin;
   uint32_t run, attempt, block, position, variant;
   rigor_comm_t *comm;

@@ -48,6 +48,9 @@ static int read_arms(const rigor_run_spec_t *spec, const rigor_plugin_t *plugin,
     };
     if (!json_is_object(arms[i].settings))
       return snprintf(err, errlen, "arm %zu of the spec has no settings", i), RIGOR_EINVAL;
+    if (rigor_timing_from_json(json_object_get(arms[i].settings, "timing"), &arms[i].timing, err,
+                               errlen) < 0)
+      return RIGOR_EINVAL;
   }
   for (size_t r = 0; r < n_rows; r++)
     for (size_t slot = 0; slot < k; slot++) {
@@ -122,7 +125,11 @@ int rigor_child_main(const char *spec_path, const char *out_path, int out_fd, bo
   rigor_child_arm_t *arms = NULL;
   uint32_t *square = NULL;
   int code;
-  if (spec.arms && read_arms(&spec, &plugin->desc, &arms, &square, &a, err, sizeof err) < 0) {
+  /* The spec is the settings' one serialised form: the timing is parsed from it once, here. */
+  int rc =
+      rigor_timing_from_json(json_object_get(spec.settings, "timing"), &a.timing, err, sizeof err);
+  if (!rc && spec.arms) rc = read_arms(&spec, &plugin->desc, &arms, &square, &a, err, sizeof err);
+  if (rc < 0) {
     fprintf(stderr, "rigor __child: %s: %s\n", spec_path, err);
     rigor_wire_send(out_fd,
                     rigor_wire_end(&(rigor_run_end_t){.status = RIGOR_RUN_FAILED, .reason = err}));

@@ -177,32 +177,28 @@ static double bus_factor_of(const rigor_work_t *work) {
   return isfinite(work->bus_factor) && work->bus_factor >= 0 ? work->bus_factor : 1.0;
 }
 
-static json_t *rates_json(const rigor_work_t *work, double time_s) {
-  json_t *r = json_object();
+/* The rates of the work done in time_s per operation; NaN where not derivable. */
+static void fill_rates(rigor_sample_record_t *x, const rigor_work_t *work, double time_s) {
   bool ok = isfinite(time_s) && time_s > 0;
   double bus = bus_factor_of(work);
-  json_object_set_new(r, "bytes_per_s",
-                      ok && work->bytes ? json_real((double)work->bytes / time_s) : json_null());
-  json_object_set_new(r, "flops_per_s",
-                      ok && work->flops > 0 ? json_real(work->flops / time_s) : json_null());
-  json_object_set_new(r, "busbw_bytes_per_s",
-                      ok && work->bytes ? json_real((double)work->bytes / time_s * bus)
-                                        : json_null());
-  return r;
+  if (ok && work->bytes) {
+    x->bytes_per_s = (double)work->bytes / time_s;
+    x->busbw_bytes_per_s = (double)work->bytes / time_s * bus;
+  }
+  if (ok && work->flops > 0) x->flops_per_s = work->flops / time_s;
 }
 
-static json_t *check_json(const rigor_check_t *c) {
-  json_t *o = json_object();
-  json_object_set_new(o, "checked", json_integer((json_int_t)c->checked));
-  json_object_set_new(o, "wrong", json_integer((json_int_t)c->wrong));
-  json_object_set_new(o, "max_abs_err", json_real_or_null(c->max_abs_err));
-  json_object_set_new(o, "max_rel_err", json_real_or_null(c->max_rel_err));
-  json_object_set_new(o, "tolerance", json_real_or_null(c->tolerance));
-  char detail[sizeof c->detail];
-  snprintf(detail, sizeof detail, "%s", c->detail);
-  json_object_set_new(o, "detail",
-                      detail[0] ? json_string(rigor_utf8_sanitize(detail)) : json_null());
-  return o;
+/* The check's outcome; `detail` holds its text while the record is built. */
+static void fill_check(rigor_sample_record_t *x, const rigor_check_t *c,
+                       char (*detail)[sizeof c->detail]) {
+  x->checked = true;
+  x->check_checked = c->checked;
+  x->check_wrong = c->wrong;
+  x->check_max_abs_err = c->max_abs_err;
+  x->check_max_rel_err = c->max_rel_err;
+  x->check_tolerance = c->tolerance;
+  snprintf(*detail, sizeof *detail, "%s", c->detail);
+  x->check_detail = (*detail)[0] ? rigor_utf8_sanitize(*detail) : NULL;
 }
 
 /* Runs `timing.check` validations after the window; the worst result is kept and the wrong
@@ -267,25 +263,23 @@ static json_t *ranks_json(rigor_measure_t *m, double local, double *agg_out) {
 }
 
 /* Per-iteration times: the max over ranks of each iteration (the critical rank), as nccl-tests. */
-static json_t *iterations_json(rigor_measure_t *m, const window_t *w, uint64_t n) {
+static void fill_iterations(rigor_measure_t *m, const window_t *w, uint64_t n,
+                            rigor_sample_record_t *x) {
   m->ctx->host.allreduce(m->ctx, w->iter_s, n, RIGOR_DT_DOUBLE, RIGOR_RED_MAX);
   rigor_summary_t s;
   rigor_stats_summarize(w->iter_s, n, &s);
-  json_t *o = json_object();
-  json_object_set_new(o, "n", json_integer((json_int_t)n));
-  json_object_set_new(o, "min", json_real_or_null(s.min));
-  json_object_set_new(o, "max", json_real_or_null(s.max));
-  json_object_set_new(o, "p50", json_real_or_null(s.median));
-  json_object_set_new(o, "p95", json_real_or_null(s.p95));
-  json_object_set_new(o, "p99", json_real_or_null(s.p99));
-  json_object_set_new(o, "mean", json_real_or_null(s.mean));
-  json_object_set_new(o, "cv", json_real_or_null(s.cv));
-  json_object_set_new(o, "source", json_string(w->iter_source));
-  json_t *raw = json_array();
-  for (uint64_t i = 0; i < n; i++)
-    json_array_append_new(raw, json_real_or_null(w->iter_s[i]));
-  json_object_set_new(o, "raw", raw);
-  return o;
+  x->has_iterations = true;
+  x->it_n = n;
+  x->it_min = s.min;
+  x->it_max = s.max;
+  x->it_p50 = s.median;
+  x->it_p95 = s.p95;
+  x->it_p99 = s.p99;
+  x->it_mean = s.mean;
+  x->it_cv = s.cv;
+  x->it_source = w->iter_source;
+  x->raw = w->iter_s;
+  x->n_raw = n;
 }
 
 double rigor_window_floor(const rigor_clock_info_t *clock) {
@@ -293,11 +287,12 @@ double rigor_window_floor(const rigor_clock_info_t *clock) {
               RIGOR_TOO_SHORT_CLOCK_READS * clock->now_cost_s);
 }
 
-const char *rigor_window_status(double elapsed_s, const rigor_clock_info_t *clock, double time_s) {
-  if (isnan(time_s) || time_s < 0) return "invalid";
+rigor_sample_status_t rigor_window_status(double elapsed_s, const rigor_clock_info_t *clock,
+                                          double time_s) {
+  if (isnan(time_s) || time_s < 0) return RIGOR_SAMPLE_INVALID;
   if (!(elapsed_s > 0) || elapsed_s < rigor_window_floor(clock) || !isfinite(time_s))
-    return "too_short";
-  return "ok";
+    return RIGOR_SAMPLE_TOO_SHORT;
+  return RIGOR_SAMPLE_OK;
 }
 
 int rigor_measure_point(rigor_measure_t *m, uint32_t cycle, uint32_t pt, double *iter_buf) {
@@ -325,49 +320,42 @@ int rigor_measure_point(rigor_measure_t *m, uint32_t cycle, uint32_t pt, double 
     ctx->host.allreduce(ctx, &wall, 1, RIGOR_DT_DOUBLE, RIGOR_RED_MAX);
     ctx->host.allreduce(ctx, &cpu, 1, RIGOR_DT_DOUBLE, RIGOR_RED_MAX);
   }
-  json_t *iterations = w.iter_s ? iterations_json(m, &w, iters) : NULL;
+  rigor_sample_record_t x = rigor_sample_record_init();
+  if (w.iter_s) fill_iterations(m, &w, iters, &x);
 
   rigor_check_t check;
   int failed = 0;
   bool checked = m->timing->check > 0 && p->validate;
   if (checked && (failed = validate_point(m, pt, &check)) < 0) {
     json_decref(ranks);
-    json_decref(iterations);
     return failed;
   }
-  json_t *metrics = metrics_json(m, pt);
+  char detail[sizeof check.detail];
+  if (checked) fill_check(&x, &check, &detail);
 
-  const char *status = failed ? "wrong" : rigor_window_status(w.elapsed_s, &m->clock, time_s);
-  json_t *s = json_object();
-  json_object_set_new(s, "type", json_string("sample"));
-  json_object_set_new(s, "cycle", json_integer(cycle));
-  json_object_set_new(s, "point", json_integer(pt));
-  json_object_set_new(s, "point_label", json_string(m->point_labels[pt]));
-  json_object_set_new(s, "point_params", json_deep_copy(json_array_get(m->point_objs, pt)));
-  json_object_set_new(s, "status", json_string(status));
-  json_object_set_new(s, "window", json_string(rigor_window_names[m->timing->report]));
-  json_object_set_new(s, "time_s", json_real_or_null(time_s));
-  json_object_set_new(s, "wall_s", json_real_or_null(wall));
-  json_object_set_new(s, "cputime_s", json_real_or_null(cpu));
-  json_object_set_new(s, "iters", json_integer((json_int_t)iters));
-  json_object_set_new(s, "agg", json_integer((json_int_t)m->timing->agg));
-  /* JSON integers stop at 2^63 - 1; beyond, the count is a real, exact to 53 bits. */
-  json_object_set_new(s, "bytes",
-                      work.bytes <= (uint64_t)INT64_MAX ? json_integer((json_int_t)work.bytes)
-                                                        : json_real((double)work.bytes));
-  json_object_set_new(s, "flops", json_real_or_null(work.flops));
-  json_object_set_new(s, "bus_factor", json_real(bus_factor_of(&work)));
-  json_object_set_new(s, "rates", rates_json(&work, time_s));
-  json_object_set_new(s, "check", checked ? check_json(&check) : json_null());
-  json_object_set_new(s, "metrics", metrics);
-  json_object_set_new(s, "iterations", iterations ? iterations : json_null());
-  json_object_set_new(s, "ranks", ranks ? ranks : json_null());
+  x.cycle = cycle;
+  x.point = pt;
+  x.point_label = m->point_labels[pt];
+  x.point_params = json_deep_copy(json_array_get(m->point_objs, pt));
+  x.status = failed ? RIGOR_SAMPLE_WRONG : rigor_window_status(w.elapsed_s, &m->clock, time_s);
+  x.window = rigor_window_names[m->timing->report];
+  x.time_s = time_s;
+  x.wall_s = wall;
+  x.cputime_s = cpu;
+  x.iters = iters;
+  x.agg = m->timing->agg;
+  x.bytes = work.bytes;
+  x.flops = work.flops;
+  x.bus_factor = bus_factor_of(&work);
+  fill_rates(&x, &work, time_s);
+  x.metrics = metrics_json(m, pt);
+  x.ranks = ranks;
   m->samples++;
   if (failed) m->wrong_samples++;
   if (ctx->comm->rank == 0)
-    m->emit(m->emit_arg, s);
+    m->emit(m->emit_arg, &x);
   else
-    json_decref(s);
+    rigor_sample_record_drop(&x);
   return 0;
 }
 

@@ -5,6 +5,7 @@
 #include <jansson.h>
 
 #include "context.h"
+#include "sample_record.h"
 #include "timing.h"
 
 typedef struct rigor_clock_info {
@@ -15,7 +16,9 @@ typedef struct rigor_clock_info {
 /* Measures the clock's resolution and the cost of one now() call. */
 void rigor_clock_probe(rigor_clock_info_t *info);
 
-typedef void (*rigor_sample_fn)(void *arg, json_t *sample); /* takes ownership */
+/* Receives each sample of rank 0 with the measured members filled: the receiver adds the run's
+ * (experiment, run, attempt, variant, arm, slot) and builds or drops it. */
+typedef void (*rigor_sample_fn)(void *arg, rigor_sample_record_t *sample);
 
 typedef struct rigor_measure {
   rigor_ctx_t *ctx;
@@ -59,9 +62,10 @@ void rigor_measure_release(rigor_measure_t *m);
 #define RIGOR_TOO_SHORT_TICKS       20
 #define RIGOR_TOO_SHORT_CLOCK_READS 100
 double rigor_window_floor(const rigor_clock_info_t *clock);
-/* "ok", "too_short" (a window under rigor_window_floor, or of zero length: never an infinite
- * rate) or "invalid" (a NaN or negative time). */
-const char *rigor_window_status(double elapsed_s, const rigor_clock_info_t *clock, double time_s);
+/* ok, too_short (a window under rigor_window_floor, or of zero length: never an infinite rate)
+ * or invalid (a NaN or negative time). */
+rigor_sample_status_t rigor_window_status(double elapsed_s, const rigor_clock_info_t *clock,
+                                          double time_s);
 
 /* iters: auto never doubles past this (2^40 iterations). */
 #define RIGOR_CALIBRATION_MAX_ITERS (1ull << 40)

@@ -283,6 +283,7 @@ static void run_one(runner_t *r, uint32_t k, uint32_t attempt, uint32_t done, ui
     bool build = job->variants[variants[i]].plugin_dir != NULL;
     arms[i] = (rigor_child_arm_t){
         .settings = job->variants[variants[i]].settings,
+        .timing = *job->variants[variants[i]].timing,
         .plugin = &loaded->desc,
         .plugin_file = build ? loaded->path : NULL,
         .plugin_name = job->plugin,
@@ -293,20 +294,20 @@ static void run_one(runner_t *r, uint32_t k, uint32_t attempt, uint32_t done, ui
              job->variants[variants[i]].label);
   }
   const json_t *env = json_object_get(settings, "environment");
-  rigor_timing_t timing;
-  rigor_timing_from_json(json_object_get(settings, "timing"), &timing, r->err, r->errlen);
+  const rigor_timing_t *timing = job->variants[variant].timing;
   rigor_progress_t p = {.event = RIGOR_PROGRESS_RUN_START,
                         .run = k,
                         .total = job->n_blocks * n,
                         .done = done,
                         .elapsed_s = (double)(rigor_now_ns() - t_start) * 1e-9,
                         .label = job->n_arms ? label : job->variants[variant].label,
-                        .cycles = timing.cycles};
+                        .cycles = timing->cycles};
   report(r, &p);
 
   rigor_child_args_t a = {
       .experiment_name = job->name,
       .settings = settings,
+      .timing = *timing,
       .plugin = &r->of_variant[variant]->desc,
       .run = k,
       .attempt = attempt,
@@ -361,7 +362,7 @@ static void run_one(runner_t *r, uint32_t k, uint32_t attempt, uint32_t done, ui
       r->run_start_ns = t0;
       r->job_start_ns = t_start;
       r->next_beat_ns = t0 + (uint64_t)(r->opts->heartbeat_s * 1e9);
-      rigor_supervise(fd, pid, timing.timeout_s, left_s, write_sample, heartbeat, r,
+      rigor_supervise(fd, pid, timing->timeout_s, left_s, write_sample, heartbeat, r,
                       rigor_signals_received, &o);
       r->running = NULL;
       rigor_signals_guard(0);
