@@ -318,9 +318,10 @@ static acc_held_t *held_for(acc_exp_t *x, uint32_t run, uint32_t attempt) {
   return h;
 }
 
-/* As the analysis reads a sample's status: wrong elements make it wrong whatever it says. */
+/* As the analysis reads a sample's status: wrong elements make it wrong whatever it says, and a
+ * time that is not positive is no measurement (records/reader.c). */
 static bool sample_ok(const rigor_sample_t *s) {
-  return s->status && strcmp(s->status, "ok") == 0 && !(s->check_wrong > 0);
+  return s->status == RIGOR_SAMPLE_OK && !(s->check_wrong > 0) && s->time_s > 0;
 }
 
 static int take_sample(rigor_precision_acc_t *acc, acc_exp_t *x, const char *primary,

@@ -101,7 +101,7 @@ static bool looks_like_experiment(const char *path, const char *text, size_t len
  * read as stable, its ratios as -200%). */
 static int deliver_sample(const rigor_results_callbacks_t *cb, rigor_sample_t *s) {
   if (!cb->sample) return 0;
-  if (s->status && strcmp(s->status, "ok") == 0 && s->time_s <= 0) s->status = "invalid";
+  if (s->status == RIGOR_SAMPLE_OK && s->time_s <= 0) s->status = RIGOR_SAMPLE_INVALID;
   return cb->sample(cb->arg, s);
 }
 
