@@ -11,6 +11,7 @@
 #include "jobs.h"
 #include "progress.h"
 #include "runner.h"
+#include "snapshot.h"
 
 static const char about[] =
     "Runs every experiment of FILE, one fresh process per run, and appends their records to the\n"
@@ -65,11 +66,14 @@ int rigor_cmd_run(int argc, char **argv) {
   rigor_progress_view_t view = {0};
   const char *output = NULL, *heartbeat = NULL;
   bool dry_run = false, no_report = false;
-  rigor_option_t options[RIGOR_CONFIG_ARGS_N + 11] = {
+  rigor_option_t options[RIGOR_CONFIG_ARGS_N + 12] = {
       {"output", 'o', "OUT", "write results to OUT instead of the file's `output`",
        .value = &output},
       {"resume", 0, NULL, "finish an interrupted results file (the experiment hash must match)",
        .flag = &ropts.resume},
+      {"allow-rebuilt", 0, NULL,
+       "with --resume, go on with a plugin rebuilt since the file began (recorded in its runs)",
+       .flag = &ropts.allow_rebuilt},
       {"force", 0, NULL, "replace an existing results file", .flag = &ropts.force},
       {"dry-run", 0, NULL, "print the schedule and stop", .flag = &dry_run},
       {"allow-commands", 0, NULL, "let the file execute the external commands `rigor plan` shows",
@@ -83,7 +87,7 @@ int rigor_cmd_run(int argc, char **argv) {
        "without a terminal, a line every SECONDS while a run goes on (default 10; 0: none)",
        .value = &heartbeat},
   };
-  rigor_config_args_options(&ca, options + 9);
+  rigor_config_args_options(&ca, options + 10);
   const rigor_command_t cmd = {"run", "FILE [OPTION]...", about, options};
   rigor_strings_t files = {0};
   int code = rigor_args_parse(&cmd, argc, argv, &files);
@@ -95,6 +99,8 @@ int rigor_cmd_run(int argc, char **argv) {
                    : rigor_usage_error(&cmd, "no experiment file given");
   if (code < 0 && ropts.resume && ropts.force)
     code = rigor_usage_error(&cmd, "--resume and --force contradict each other");
+  if (code < 0 && ropts.allow_rebuilt && !ropts.resume)
+    code = rigor_usage_error(&cmd, "--allow-rebuilt only applies with --resume");
   if (code < 0 && view.quiet && view.verbose)
     code = rigor_usage_error(&cmd, "--quiet and --verbose contradict each other");
   double heartbeat_s = 10;
@@ -119,6 +125,14 @@ int rigor_cmd_run(int argc, char **argv) {
   }
   ca.opts.output_override = output;
   ropts.search = ca.opts.search;
+  /* From here on every plugin is mapped from a private copy taken now (snapshot.h). */
+  char serr[1024];
+  if (rigor_snapshot_open(serr, sizeof serr) < 0) {
+    fprintf(stderr, "rigor run: %s\n", serr);
+    rigor_strings_free(&files);
+    rigor_config_args_free(&ca);
+    return RIGOR_EXIT_RUN_FAILED;
+  }
   rigor_config_t *cfg = NULL;
   if (rigor_config_args_load(&ca, file, &cfg) != RIGOR_EXIT_OK) {
     rigor_strings_free(&files);
@@ -165,6 +179,7 @@ int rigor_cmd_run(int argc, char **argv) {
   int rc = rigor_runner_execute(jobs.jobs, jobs.n, &ropts, &tally, rerr, sizeof rerr);
   rigor_jobs_free(&jobs);
   free(protected_paths);
+  rigor_snapshot_close();
   if (view.line) fprintf(stderr, "\r\033[K");
   if (rc < 0) fprintf(stderr, "rigor: %s\n", rerr);
   if (tally.signal)

@@ -127,7 +127,7 @@ int rigor__builds(rigor__cfg_t *c, const rigor__node_t *exp, const char *plugin,
     if (ref && rigor_plugin_schema_diff(&ref->desc, &loaded->desc, what, sizeof what) != 0)
       return rigor__fail(c, l->at,
                          "%sbuild '%s' (%s) cannot share an experiment with build '%s' (%s): %s", w,
-                         l->label, loaded->path, levels[0].label, ref->path, what);
+                         l->label, loaded->origin, levels[0].label, ref->origin, what);
     if (!ref) ref = loaded;
     json_t *value = json_pack("{s:s, s:s}", "label", l->label, "plugin_path", real);
     char *label = rigor__strdup(c, l->label);

@@ -41,7 +41,8 @@ static int get_plugin(rigor__cfg_t *c, const rigor__node_t *n, const char *name,
   if (rigor_plugin_load(name, &c->opts->search, &p, msg, sizeof msg) != 0)
     return rigor__fail(c, n, "plugin '%s': %s", name, msg);
   c->plugins[c->n_plugins++] = p;
-  if (p->shadowed) rigor__warn(c, n, "plugin '%s' from %s shadows %s", name, p->path, p->shadowed);
+  if (p->shadowed)
+    rigor__warn(c, n, "plugin '%s' from %s shadows %s", name, p->origin, p->shadowed);
   *out = p;
   return 0;
 }
