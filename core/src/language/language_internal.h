@@ -198,5 +198,7 @@ int rigor__interleave(rigor__cfg_t *c, const rigor__node_t *at, const char *axis
  * experiment's merged map, where the param nodes are found. */
 int rigor__plugin_hooks(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__node_t *n,
                         rigor_experiment_t *e);
+/* Each variant's launcher, listed first among its commands (launcher_commands.c). */
+int rigor__launcher_commands(rigor__cfg_t *c, const rigor__node_t *n, rigor_experiment_t *e);
 
 #endif

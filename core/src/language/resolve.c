@@ -322,7 +322,8 @@ static int resolve_experiment(rigor__cfg_t *c, const rigor__node_t *n, const top
     if (e->output) snprintf(e->output, len, "results/%s.jsonl", top->name ? top->name : name);
   }
   if (!e->output || !e->name || !e->source) return rigor__fail(c, n, "out of memory");
-  return rigor__plugin_hooks(c, d, n, e);
+  rc = rigor__plugin_hooks(c, d, n, e);
+  return rc ? rc : rigor__launcher_commands(c, n, e);
 }
 
 static int check_schema(rigor__cfg_t *c, const rigor__node_t *root) {

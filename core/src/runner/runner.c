@@ -626,13 +626,6 @@ static int check_rebuilt(runner_t *r, const rigor_resume_t *rs) {
 /* Runs an experiment whose plugin is loaded; the caller unloads it on every path. */
 static int run_loaded(runner_t *r, claimed_t *claimed) {
   const rigor_job_t *job = r->job;
-  if (job->runs_commands && !r->opts->allow_commands) {
-    snprintf(r->err, r->errlen,
-             "experiment '%s' would execute external commands (see `rigor plan`); rerun with "
-             "--allow-commands to permit them",
-             job->name);
-    return RIGOR_ECONFIG;
-  }
   uint32_t total = job->n_blocks * per_block(job);
   rigor_resume_t rs = {0};
   int rc = open_outputs(r, claimed, &rs);
@@ -720,10 +713,33 @@ static void unload_plugins(runner_t *r) {
   r->n_loaded = 0;
 }
 
+/* The command gate, for the whole invocation before its first run: a suite whose third
+ * experiment runs a command is refused before the first one starts. */
+static int check_commands(const rigor_job_t *jobs, size_t n_jobs, const rigor_run_opts_t *opts,
+                          char *err, size_t errlen) {
+  if (opts->allow_commands) return 0;
+  size_t used = 0, n = 0;
+  for (size_t i = 0; i < n_jobs; i++) {
+    if (!jobs[i].runs_commands) continue;
+    if (used < errlen)
+      used += (size_t)snprintf(err + used, errlen - used, "%s'%s'", n ? ", " : "experiment ",
+                               jobs[i].name);
+    n++;
+  }
+  if (n == 0) return 0;
+  if (used < errlen)
+    snprintf(err + used, errlen - used,
+             " would execute external commands (see `rigor plan`); nothing was run: rerun with "
+             "--allow-commands to permit them");
+  return RIGOR_ECONFIG;
+}
+
 int rigor_runner_execute(const rigor_job_t *jobs, size_t n_jobs, const rigor_run_opts_t *opts,
                          rigor_tally_t *tally, char *err, size_t errlen) {
   memset(tally, 0, sizeof *tally);
   if (errlen) err[0] = '\0';
+  int gate = check_commands(jobs, n_jobs, opts, err, errlen);
+  if (gate < 0) return gate;
   rigor_signals_install();
   rigor_orphans_adopt();
   runner_t r = {
