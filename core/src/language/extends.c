@@ -131,7 +131,9 @@ static int find_base(rigor__cfg_t *c, const rigor__node_t *file, char *path, siz
     for (size_t i = 0; i < nd; i++) {
       char other[PATH_MAX];
       snprintf(other, sizeof other, "%s/%s", dirs[i], name);
-      if (access(other, F_OK) == 0) {
+      char other_real[PATH_MAX];
+      /* The config path's file may be this very file, reached another way: no other to name. */
+      if (realpath(other, other_real) && strcmp(other_real, *real) != 0) {
         rigor__warn(c, file, "extends takes '%s' from beside %s, not the config path's %s", name,
                     file->src->path, other);
         break;
