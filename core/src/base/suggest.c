@@ -1,6 +1,8 @@
 #include "suggest.h"
 
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -51,7 +53,11 @@ const char *rigor_did_you_mean(const char *word, const char *list, char *out, si
     *sep = '\0';
     p = sep + 2;
   }
-  const char *near = word ? rigor_closest(word, cands, n) : NULL;
+  /* A number is a value, not a misspelt name: '7' is not "almost '0'". */
+  char *end = NULL;
+  if (word && *word) (void)strtod(word, &end);
+  bool number = end && *end == '\0';
+  const char *near = word && !number ? rigor_closest(word, cands, n) : NULL;
   if (cap) out[0] = '\0';
   if (near && cap) snprintf(out, cap, " (did you mean '%s'?)", near);
   return out;
