@@ -155,12 +155,38 @@ void exec_cmd_free(exec_cmd_t *c) {
   memset(c, 0, sizeof *c);
 }
 
+static size_t quote_control(char *out, size_t cap, const char *word) {
+  size_t used = (size_t)snprintf(out, cap, "$'");
+  for (const unsigned char *p = (const unsigned char *)word; *p && used < cap; p++) {
+    const char *named = *p == '\n'   ? "\\n"
+                        : *p == '\r' ? "\\r"
+                        : *p == '\t' ? "\\t"
+                        : *p == '\\' ? "\\\\"
+                        : *p == '\'' ? "\\'"
+                                     : NULL;
+    if (named)
+      used += (size_t)snprintf(out + used, cap - used, "%s", named);
+    else if (*p < 0x20 || *p == 0x7f)
+      used += (size_t)snprintf(out + used, cap - used, "\\x%02x", *p);
+    else
+      used += (size_t)snprintf(out + used, cap - used, "%c", *p);
+  }
+  if (used < cap) used += (size_t)snprintf(out + used, cap - used, "'");
+  return used;
+}
+
 static size_t quote(char *out, size_t cap, const char *word) {
   bool plain = *word != '\0';
   for (const char *p = word; *p && plain; p++)
     plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-{}",
                    *p) != NULL;
   if (plain) return (size_t)snprintf(out, cap, "%s", word);
+  bool control = false;
+  for (const unsigned char *p = (const unsigned char *)word; *p && !control; p++)
+    control = *p < 0x20 || *p == 0x7f;
+  /* A control character (a newline, an escape) is written as the shell's $'...' spells it, so
+   * that a described command stays on its line and shows what it holds. */
+  if (control) return quote_control(out, cap, word);
   size_t used = (size_t)snprintf(out, cap, "'");
   for (const char *p = word; *p && used < cap; p++)
     used += (size_t)(*p == '\'' ? snprintf(out + used, cap - used, "'\\''")

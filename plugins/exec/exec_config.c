@@ -1,6 +1,7 @@
 #include "exec_config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "exec_points.h"
@@ -57,20 +58,27 @@ int exec_commands(const void *params, const rigor_points_t *points, char *out, s
   (void)params;
   out[0] = '\0';
   int count = 0;
+  /* A line as long as the whole list may be: a command is never cut short on its own. */
+  char *line = malloc(cap);
+  if (!line) return -1;
   for (uint32_t i = 0; i < points->count; i++) {
     exec_point_t pt;
-    char err[512], line[4096];
+    char err[512];
     const char *param = NULL;
-    if (exec_point_prepare(points->points[i], NULL, &pt, err, sizeof err, &param)) return -1;
+    if (exec_point_prepare(points->points[i], NULL, &pt, err, sizeof err, &param)) {
+      free(line);
+      return -1;
+    }
     for (int h = -1; h < EXEC_N_HOOKS; h++) {
       const exec_cmd_t *c = h < 0 ? &pt.cmd : &pt.hooks[h];
       if (!c->argv) continue;
-      int used = h < 0 ? 0 : snprintf(line, sizeof line, "%s: ", exec_hook_names[h]);
-      exec_cmd_describe(c, &pt.spec, line + used, sizeof line - (size_t)used);
+      int used = h < 0 ? 0 : snprintf(line, cap, "%s: ", exec_hook_names[h]);
+      exec_cmd_describe(c, &pt.spec, line + used, cap - (size_t)used);
       count += add_line(out, cap, line);
     }
     exec_point_release(&pt);
   }
+  free(line);
   return count;
 }
 

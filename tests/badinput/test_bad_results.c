@@ -62,6 +62,10 @@ static const bad_results_t cases[] = {
     {"type_missing.jsonl", "type_missing.jsonl:2:1: record has no \"type\""},
     {"type_number.jsonl", "type_number.jsonl:2:1: record has no \"type\""},
     {"type_unknown.jsonl", "type_unknown.jsonl:2:1: unknown record type 'measurement'"},
+    /* An editor's byte order mark, named as such rather than quoted invisibly. */
+    {"utf8_bom.jsonl",
+     "utf8_bom.jsonl:1:1: starts with a UTF-8 byte order mark (bytes EF BB BF), which a results "
+     "file does not hold; remove it (sed -i '1s/^\\xEF\\xBB\\xBF//' FILE)"},
     {"mixed_hash.jsonl", "mixed_hash.jsonl:7:1: experiment 'small' appears again with hash "
                          "ffffffffffff…, the first record has 20eabb54be03…: the file mixes two "
                          "configurations of one experiment"},

@@ -509,6 +509,70 @@ static void test_completion_offers_the_options_help_lists(void **state) {
   free(got);
 }
 
+/* Every option that takes one of a known set of words suggests the closest when it is misspelt. */
+static void test_did_you_mean_for_every_enumerated_option(void **state) {
+  (void)state;
+  result_t r = rigor("run a.yaml --force -q");
+  assert_int_equal(r.rc, 0);
+  result_free(&r);
+  r = rigor("compare a.jsonl a.jsonl --fail-on undetermined,invalidd");
+  assert_int_equal(r.rc, 2);
+  ASSERT_HAS(r.err, "rigor compare: --fail-on takes a comma-separated list of undetermined, "
+                    "inconclusive, invalid, incomparable or missing, not 'invalidd' (did you mean "
+                    "'invalid'?)\n");
+  result_free(&r);
+  r = rigor("compare a.jsonl --axis spin_n");
+  assert_int_equal(r.rc, 2);
+  ASSERT_HAS(r.err, "has no matrix axis 'spin_n' (axes: spin_ns) (did you mean 'spin_ns'?)");
+  result_free(&r);
+  r = rigor("report a.jsonl --columns medain");
+  assert_int_equal(r.rc, 2);
+  ASSERT_HAS(r.err, "has no column 'medain' (columns: ");
+  ASSERT_HAS(r.err, ") (did you mean 'median'?)");
+  result_free(&r);
+  r = rigor("compare a.jsonl --axis spin_ns --table contrast");
+  assert_int_equal(r.rc, 2);
+  ASSERT_HAS(r.err, "no table 'contrast' in this report (tables: contrasts) (did you mean "
+                    "'contrasts'?)");
+  result_free(&r);
+  r = rigor("validate a.yaml --only alpah");
+  assert_int_equal(r.rc, 2);
+  ASSERT_HAS(r.err, "no experiment named 'alpah' (the file has: alpha) (did you mean 'alpha'?)");
+  result_free(&r);
+}
+
+/* A store path that is a FIFO or a folder is named as such, in one wording for every command. */
+static void test_store_path_named_for_what_it_is(void **state) {
+  (void)state;
+  char fifo[1200], folder[1200];
+  snprintf(fifo, sizeof fifo, "%s/s.fifo", dir);
+  snprintf(folder, sizeof folder, "%s/s.folder", dir);
+  unlink(fifo);
+  assert_int_equal(mkfifo(fifo, 0600), 0);
+  mkdir(folder, 0700);
+  result_t r = rigor("run b.yaml --force -q");
+  assert_int_equal(r.rc, 0);
+  result_free(&r);
+  const char *const kinds[][2] = {{"s.fifo", "a FIFO"}, {"s.folder", "a folder"}};
+  for (size_t i = 0; i < 2; i++) {
+    char want[256];
+    snprintf(want, sizeof want,
+             ": %s: is %s, not a store (a SQLite file, which rigor store add "
+             "creates)\n",
+             kinds[i][0], kinds[i][1]);
+    r = rigor("store add b.jsonl --db %s --commit c1 --quiet", kinds[i][0]);
+    assert_int_equal(r.rc, 2);
+    ASSERT_HAS(r.err, "rigor store add");
+    ASSERT_HAS(r.err, want);
+    result_free(&r);
+    r = rigor("history --db %s", kinds[i][0]);
+    assert_int_equal(r.rc, 2);
+    ASSERT_HAS(r.err, "rigor history");
+    ASSERT_HAS(r.err, want);
+    result_free(&r);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_usage_errors_read_one_way),
@@ -525,6 +589,8 @@ int main(void) {
       cmocka_unit_test(test_rounds_refuses_an_unknown_metric),
       cmocka_unit_test(test_rounds_refuses_unreadable_files),
       cmocka_unit_test(test_report_of_an_experiment_file),
+      cmocka_unit_test(test_did_you_mean_for_every_enumerated_option),
+      cmocka_unit_test(test_store_path_named_for_what_it_is),
       cmocka_unit_test(test_completion_offers_the_options_help_lists),
   };
   return cmocka_run_group_tests(tests, setup, NULL);

@@ -186,6 +186,16 @@ static void test_beside_wins_and_names_that_are_not_searched(void **state) {
   assert_non_null(strstr(json_string_value(json_array_get(cfg->warnings, 0)), want));
   rigor_config_free(cfg);
 
+  /* A file beside it that is the config path's own (its folder on the path): nothing shadowed,
+   * no warning. */
+  char *on_path =
+      put("local/shared/own.yaml", "schema: 1\nname: o\nplugin: cfgfix\nextends: up.yaml\n");
+  cfg = load_ok(on_path, dirs);
+  assert_int_equal(param(cfg, "count"), 8);
+  assert_int_equal(json_array_size(cfg->warnings), 0);
+  rigor_config_free(cfg);
+  free(on_path);
+
   char *dotted =
       put("local/team/d.yaml", "schema: 1\nname: d\nplugin: cfgfix\nextends: x/../up.yaml\n");
   expect_failure(dotted, dirs,

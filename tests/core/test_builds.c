@@ -3,11 +3,13 @@
  * schemas differ refused with exit 2 naming the difference. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -90,7 +92,8 @@ static void test_two_folders_share_one_schedule(void **st) {
            "output: ab.jsonl\n",
            BUILDS);
   char *cfg = config_in(dir, "ab.yaml", yaml);
-  const char *args[] = {"run", cfg, "--no-report", NULL};
+  /* The builds folder lies outside the config's folder: named there only knowingly. */
+  const char *args[] = {"run", cfg, "--no-report", "--allow-external-extends", NULL};
   cmd_result_t r = rigor(args);
   assert_int_equal(r.exit_code, 0);
   char *out = path_join(dir, "ab.jsonl");
@@ -143,7 +146,7 @@ static void test_two_folders_share_one_schedule(void **st) {
            "output: spawned.jsonl\n",
            BUILDS);
   char *spawned = config_in(dir, "spawned.yaml", yaml);
-  const char *sargs[] = {"run", spawned, "--no-report", NULL};
+  const char *sargs[] = {"run", spawned, "--no-report", "--allow-external-extends", NULL};
   cmd_result_t s = rigor(sargs);
   assert_int_equal(s.exit_code, 0);
   char *sout = path_join(dir, "spawned.jsonl");
@@ -262,7 +265,7 @@ static void test_schema_mismatch_is_refused(void **st) {
            "output: m.jsonl\n",
            RIGOR_PLUGIN_DIR, BUILDS);
   char *in_file = config_in(dir, "f.yaml", yaml);
-  const char *args[] = {"run", in_file, NULL};
+  const char *args[] = {"run", in_file, "--allow-external-extends", NULL};
   cmd_result_t r = rigor(args);
   assert_int_equal(r.exit_code, 2);
   assert_non_null(strstr(r.err, "f.yaml:7:7: build 'cand' ("));
@@ -276,11 +279,105 @@ static void test_schema_mismatch_is_refused(void **st) {
   free(cfg);
 }
 
+/* A folder of the marker "null.so", whose constructor leaves DIR/mark when it is loaded. */
+static char *marker_folder(const char *name) {
+  char *folder = path_join(dir, name);
+  mkdir(folder, 0755);
+  char *to = path_join(folder, "null.so");
+  FILE *src = fopen(BUILDS "/marker/null.so", "rb"), *dst = fopen(to, "wb");
+  assert_non_null(src);
+  char buf[65536];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, src)) > 0)
+    fwrite(buf, 1, n, dst);
+  fclose(src), fclose(dst);
+  free(to);
+  return folder;
+}
+
+static bool marked(void) {
+  char *mark = path_join(dir, "mark");
+  bool there = access(mark, F_OK) == 0;
+  free(mark);
+  return there;
+}
+
+/* A build's plugin_path in a file is held to extends' rule: validate, plan and config refuse a
+ * folder outside the config's own before loading anything from it (no constructor runs). */
+static void test_config_chosen_folder_stays_inside(void **st) {
+  (void)st;
+  char *outside = marker_folder("outside");
+  char *proj = path_join(dir, "proj");
+  mkdir(proj, 0755);
+  char *mark = path_join(dir, "mark");
+  setenv("RIGOR_TEST_MARK", mark, 1);
+  const char *const paths[] = {"../outside", outside};
+  for (size_t i = 0; i < 2; i++) {
+    char yaml[1024];
+    snprintf(yaml, sizeof yaml,
+             "schema: 1\nname: esc\nplugin: \"null\"\n"
+             "matrix:\n  build:\n    - {label: cand, plugin_path: %s}\noutput: esc.jsonl\n",
+             paths[i]);
+    char *cfg = config_in(proj, "esc.yaml", yaml);
+    const char *const commands[] = {"validate", "plan", "config", "run"};
+    for (size_t k = 0; k < 4; k++) {
+      const char *args[] = {commands[k], cfg, NULL};
+      cmd_result_t r = rigor(args);
+      assert_int_equal(r.exit_code, 2);
+      assert_non_null(strstr(r.err, "esc.yaml:6:7: build 'cand': plugin_path"));
+      assert_non_null(strstr(r.err, "is outside the folder of"));
+      assert_non_null(strstr(r.err, "--build cand=DIR"));
+      cmd_result_free(&r);
+      assert_false(marked());
+    }
+    free(cfg);
+  }
+  /* On the command line the folder is the user's own choice. */
+  char *cfg =
+      config_in(proj, "cli.yaml", "schema: 1\nname: cli\nplugin: \"null\"\noutput: cli.jsonl\n");
+  const char *args[] = {"validate", cfg, "--build", "cand=" BUILDS "/v2", NULL};
+  cmd_result_t r = rigor(args);
+  assert_int_equal(r.exit_code, 0);
+  cmd_result_free(&r);
+  unsetenv("RIGOR_TEST_MARK");
+  free(cfg), free(mark), free(proj), free(outside);
+}
+
+/* A shared base's plugin folder that others could write is refused before it is loaded. */
+static void test_shared_base_folder_is_trusted_first(void **st) {
+  (void)st;
+  char *shared = path_join(dir, "shared");
+  mkdir(shared, 0755);
+  char *open_folder = path_join(shared, "w");
+  mkdir(open_folder, 0755);
+  free(marker_folder("shared/w/inner"));
+  chmod(open_folder, 0777);
+  free(config_in(shared, "team.yaml",
+                 "schema: 1\nmatrix:\n  build:\n    - {label: t, plugin_path: w/inner}\n"));
+  char *mark = path_join(dir, "mark");
+  setenv("RIGOR_TEST_MARK", mark, 1);
+  char *cfg = config_in(dir, "uses.yaml",
+                        "schema: 1\nextends: team.yaml\nname: uses\nplugin: \"null\"\n"
+                        "output: uses.jsonl\n");
+  const char *args[] = {"validate", cfg, "--config-path", shared, NULL};
+  cmd_result_t r = rigor(args);
+  assert_int_equal(r.exit_code, 2);
+  assert_non_null(strstr(r.err, "of the shared base"));
+  assert_non_null(strstr(r.err, "is world-writable"));
+  cmd_result_free(&r);
+  assert_false(marked());
+  unsetenv("RIGOR_TEST_MARK");
+  chmod(open_folder, 0755);
+  free(cfg), free(mark), free(open_folder), free(shared);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_two_folders_share_one_schedule, setup, teardown),
       cmocka_unit_test_setup_teardown(test_same_so_twice_from_the_command_line, setup, teardown),
       cmocka_unit_test_setup_teardown(test_schema_mismatch_is_refused, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_config_chosen_folder_stays_inside, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_shared_base_folder_is_trusted_first, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

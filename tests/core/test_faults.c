@@ -420,8 +420,8 @@ static void check_commands_refused(void) {
            dir, planted);
   char *cmd_cfg = config("cmd.yaml", yaml);
   r = rigor_in_dir("run", cmd_cfg, "--plugin-path", RIGOR_PLUGIN_DIR, "--no-report");
-  assert_refusal(&r, "would execute external commands (see `rigor plan`); rerun with "
-                     "--allow-commands");
+  assert_refusal(&r, "would execute external commands (see `rigor plan`); nothing was run: "
+                     "rerun with --allow-commands");
   assert_int_equal(access(planted, F_OK), -1);
   r = rigor_in_dir("plan", cmd_cfg, "--plugin-path", RIGOR_PLUGIN_DIR, NULL);
   assert_int_equal(r.exit_code, 0);

@@ -564,7 +564,8 @@ static void test_mpi_launcher_aggregates_ranks(void **st) {
                                  "ranks: 2\n"
                                  "timing: {cycles: 2, iters: 4, aggregate: max, timeout: 120s}\n"
                                  "output: mpi.jsonl\n");
-  cmd_result_t r = run(cfg, NULL, NULL);
+  /* A launcher is a command like any other. */
+  cmd_result_t r = run(cfg, "--allow-commands", NULL);
   if (r.exit_code != 0) fprintf(stderr, "%s\n%s\n", r.out, r.err);
   assert_int_equal(r.exit_code, 0);
   char *out = path_join(dir, "mpi.jsonl");

@@ -1,5 +1,7 @@
 #include "support.h"
 
+#include <jansson.h>
+
 #include <libpq-fe.h>
 #include <math.h>
 #include <sqlite3.h>
@@ -61,9 +63,15 @@ size_t hx_write(const char *path, const hx_spec_t *s) {
           s->gate_extra ? s->gate_extra : "", s->runs);
   for (uint32_t r = 0; r < s->runs; r++)
     fprintf(f, "%s[0]", r ? "," : "");
-  fprintf(f, "]},\"plugin\":{\"name\":\"null\",\"version\":\"1.0\",\"metrics\":[{\"name\":"
-             "\"throughput\",\"unit\":\"items/s\",\"better\":\"higher\"}]},\"identity\":{\"cpu\":"
-             "{\"model\":\"Test CPU\"}},\"rigor\":{\"version\":\"0\",\"git\":\"x\"}}\n");
+  json_t *unit = json_string(s->unit ? s->unit : "items/s");
+  char *unit_text = json_dumps(unit, JSON_ENCODE_ANY);
+  fprintf(f,
+          "]},\"plugin\":{\"name\":\"null\",\"version\":\"1.0\",\"metrics\":[{\"name\":"
+          "\"throughput\",\"unit\":%s,\"better\":\"higher\"}]},\"identity\":{\"cpu\":"
+          "{\"model\":\"Test CPU\"}},\"rigor\":{\"version\":\"0\",\"git\":\"x\"}}\n",
+          unit_text);
+  free(unit_text);
+  json_decref(unit);
   if (s->orphan_attempt) {
     for (uint32_t c = 0; c < s->cycles; c++, lines++)
       sample(f, s, 0, 0, c, s->level);

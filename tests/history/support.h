@@ -21,6 +21,7 @@ typedef struct hx_spec {
   double cv_max;
   const char *gate_extra; /* JSON members added to the gate, e.g. "\"change_window\":30" */
   const char *metric;     /* a plugin metric (higher is better) recorded per sample, or NULL */
+  const char *unit;       /* the plugin's unit for `throughput`; NULL for items/s */
   double metric_value;
   bool orphan_attempt; /* an extra attempt 0 of run 0 without a run record */
 } hx_spec_t;

@@ -340,6 +340,25 @@ static void test_html_page(void **state) {
   free(text);
 }
 
+/* A stored file is anyone's: a metric's unit reaches the SVG of the trend as text, escaped. */
+static void test_html_escapes_a_stored_unit(void **state) {
+  fixture_t *f = *state;
+  hx_spec_t spec;
+  hx_defaults(&spec);
+  spec.metric = "throughput";
+  spec.metric_value = 1.0;
+  spec.unit = "<script>alert(1)</script>";
+  history(f, 4, 2, 0.05, &spec);
+  char page[600];
+  snprintf(page, sizeof page, "%s/history.html", f->dir);
+  assert_int_equal(sh(f, RIGOR_EXE " history --db '%s' --format html -o '%s'", f->url, page), 0);
+  char *html = hx_slurp(page);
+  assert_non_null(html);
+  assert_null(strstr(html, "<script"));
+  assert_non_null(strstr(html, "&lt;script&gt;alert(1)&lt;/script&gt;"));
+  free(html);
+}
+
 static void test_store_commands(void **state) {
   fixture_t *f = *state;
   hx_spec_t spec;
@@ -458,6 +477,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup_teardown(test_unstable_point_left_out, setup, teardown),
       cmocka_unit_test_setup_teardown(test_detector_parameters, setup, teardown),
       cmocka_unit_test_setup_teardown(test_html_page, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_html_escapes_a_stored_unit, setup, teardown),
       cmocka_unit_test_setup_teardown(test_store_commands, setup, teardown),
       cmocka_unit_test_setup_teardown(test_git_metadata, setup, teardown),
   };

@@ -1,4 +1,5 @@
 #include "compare.h"
+#include "suggest.h"
 
 #include "json_diff.h"
 
@@ -418,10 +419,12 @@ int rigor_fail_on_parse(const char *list, unsigned *bits, char *err, size_t errl
     for (size_t k = 0; v >= 0 && k < sizeof allowed / sizeof *allowed; k++)
       ok = ok || (int)allowed[k] == v;
     if (!ok) {
+      static const char verdicts[] = "undetermined, inconclusive, invalid, incomparable, missing";
+      char near[160];
       snprintf(err, errlen,
-               "'%.*s' is not a verdict --fail-on takes (undetermined, inconclusive, invalid, "
-               "incomparable, missing)",
-               (int)n, p);
+               "--fail-on takes a comma-separated list of undetermined, inconclusive, invalid, "
+               "incomparable or missing, not '%s'%s",
+               name, rigor_did_you_mean(name, verdicts, near, sizeof near));
       return RIGOR_EINVAL;
     }
     *bits |= 1u << v;

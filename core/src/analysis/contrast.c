@@ -1,4 +1,5 @@
 #include "contrast.h"
+#include "suggest.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -173,15 +174,18 @@ int rigor_axis_check(const rigor_exp_analysis_t *e, const char *axis, const char
     names[0] = '\0';
     for (size_t i = 0; i < n; i++)
       append_name(names, sizeof names, axes[i].name);
-    snprintf(err, errlen, "experiment %s has no matrix axis '%s' (%s%s)", e->name, axis ? axis : "",
-             n ? "axes: " : "it has no matrix", names);
+    char near[160];
+    snprintf(err, errlen, "experiment %s has no matrix axis '%s' (%s%s)%s", e->name,
+             axis ? axis : "", n ? "axes: " : "it has no matrix", names,
+             rigor_did_you_mean(axis, names, near, sizeof near));
     rc = RIGOR_EINVAL;
   } else if (level && find_level(a, level) < 0) {
     names[0] = '\0';
     for (size_t k = 0; k < a->n_levels; k++)
       append_name(names, sizeof names, a->levels[k]);
-    snprintf(err, errlen, "axis '%s' of experiment %s has no level '%s' (levels: %s)", axis,
-             e->name, level, names);
+    char near[160];
+    snprintf(err, errlen, "axis '%s' of experiment %s has no level '%s' (levels: %s)%s", axis,
+             e->name, level, names, rigor_did_you_mean(level, names, near, sizeof near));
     rc = RIGOR_EINVAL;
   }
   rigor_exp_axes_free(axes, n);

@@ -1,6 +1,9 @@
 #include "suggest.h"
 
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 /* Optimal string alignment distance: insertions, deletions, substitutions and transpositions of
@@ -35,4 +38,27 @@ const char *rigor_closest(const char *word, const char *const *candidates, size_
     if (d < best_d) best_d = d, best = candidates[i];
   }
   return best_d <= limit ? best : NULL;
+}
+
+const char *rigor_did_you_mean(const char *word, const char *list, char *out, size_t cap) {
+  enum { MAX_NAMES = 256 };
+  char names[4096];
+  const char *cands[MAX_NAMES];
+  size_t n = 0;
+  snprintf(names, sizeof names, "%s", list ? list : "");
+  for (char *p = names; *p && n < MAX_NAMES;) {
+    cands[n++] = p;
+    char *sep = strstr(p, ", ");
+    if (!sep) break;
+    *sep = '\0';
+    p = sep + 2;
+  }
+  /* A number is a value, not a misspelt name: '7' is not "almost '0'". */
+  char *end = NULL;
+  if (word && *word) (void)strtod(word, &end);
+  bool number = end && *end == '\0';
+  const char *near = word && !number ? rigor_closest(word, cands, n) : NULL;
+  if (cap) out[0] = '\0';
+  if (near && cap) snprintf(out, cap, " (did you mean '%s'?)", near);
+  return out;
 }

@@ -9,4 +9,8 @@
  * Stops at n or a NULL entry. */
 const char *rigor_closest(const char *word, const char *const *candidates, size_t n);
 
+/* " (did you mean 'X'?)" for the closest entry X of `list`, written as messages list names
+ * ("a, b, c"), or "" when none is close: the tail of an error that named the list. */
+const char *rigor_did_you_mean(const char *word, const char *list, char *out, size_t cap);
+
 #endif

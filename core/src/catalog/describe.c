@@ -67,7 +67,8 @@ json_t *rigor_plugin_describe(const rigor_loaded_t *lp) {
   if (p->primary_metric) json_object_set_new(o, "primary_metric", json_string(p->primary_metric));
   json_object_set_new(o, "name", json_string(p->name));
   json_object_set_new(o, "version", json_string(p->version ? p->version : ""));
-  json_object_set_new(o, "file", json_string(lp->path));
+  json_object_set_new(o, "file", json_string(lp->origin));
+  /* The bytes mapped: the snapshot's copy while one is open, which nothing can change. */
   char sha[65] = "";
   rigor_file_sha256(lp->path, sha);
   json_object_set_new(o, "sha256", json_string(sha));

@@ -1,5 +1,6 @@
 #include "loader.h"
 #include "capabilities.h"
+#include "snapshot.h"
 #include "suggest.h"
 #include "trust.h"
 
@@ -279,15 +280,25 @@ static int open_file(const char *path, void **handle, rigor_plugin_get_fn *get, 
   return 0;
 }
 
-static rigor_loaded_t *loaded_new(void *handle, const rigor_plugin_t *desc, const char *path,
-                                  const char *dir) {
+static rigor_loaded_t *loaded_new(void *handle, const rigor_plugin_t *desc, const char *origin,
+                                  const char *path, const char *dir) {
   rigor_loaded_t *p = calloc(1, sizeof *p);
   if (!p) return NULL;
   p->desc = *desc;
   p->handle = handle;
+  p->origin = strdup(origin);
   p->path = strdup(path);
   p->dir = strdup(dir);
   return p;
+}
+
+/* The folder part of `path`. */
+static void folder_of(const char *path, char *out, size_t cap) {
+  const char *slash = strrchr(path, '/');
+  if (!slash)
+    snprintf(out, cap, ".");
+  else
+    snprintf(out, cap, "%.*s", (int)(slash == path ? 1 : slash - path), path);
 }
 
 /* Looks for descriptor `name` in file `path`; 1 found, 0 not there, <0 error. */
@@ -295,7 +306,17 @@ static int find_in_file(const char *path, const char *dir, const char *name, rig
                         char *err, size_t errlen) {
   void *handle;
   rigor_plugin_get_fn get;
-  int rc = open_file(path, &handle, &get, err, errlen);
+  /* The snapshot's copy when one is open: the original is never mapped, so no change to it can
+   * reach code this process runs. */
+  char mapped[PATH_MAX + 300], mapped_dir[PATH_MAX + 300];
+  int rc = rigor_snapshot_take(path, mapped, sizeof mapped, err, errlen);
+  if (rc < 0) return rc;
+  bool copied = strcmp(mapped, path) != 0;
+  if (copied)
+    folder_of(mapped, mapped_dir, sizeof mapped_dir);
+  else
+    snprintf(mapped_dir, sizeof mapped_dir, "%s", dir);
+  rc = open_file(mapped, &handle, &get, err, errlen);
   if (rc < 0) return rc;
   for (uint32_t i = 0; i < 1024; i++) {
     const rigor_plugin_t *raw = get(i);
@@ -307,7 +328,7 @@ static int find_in_file(const char *path, const char *dir, const char *name, rig
       dlclose(handle);
       return rc;
     }
-    *out = loaded_new(handle, &desc, path, dir);
+    *out = loaded_new(handle, &desc, path, mapped, mapped_dir);
     return *out ? 1 : RIGOR_ENOMEM;
   }
   dlclose(handle);
@@ -422,6 +443,7 @@ int rigor_plugin_load(const char *name, const rigor_plugin_search_t *search, rig
 void rigor_plugin_unload(rigor_loaded_t *p) {
   if (!p) return;
   if (p->handle) dlclose(p->handle);
+  free(p->origin);
   free(p->path);
   free(p->dir);
   free(p->shadowed);
@@ -463,8 +485,8 @@ int rigor_plugin_list(const rigor_plugin_search_t *search, rigor_loaded_t ***out
             dup = true;
             if (warn) {
               char msg[3 * PATH_MAX];
-              snprintf(msg, sizeof msg, "plugin '%s' from %s shadows %s", desc.name, list[j]->path,
-                       path);
+              snprintf(msg, sizeof msg, "plugin '%s' from %s shadows %s", desc.name,
+                       list[j]->origin, path);
               warn(warn_arg, msg);
             }
           }
@@ -475,7 +497,7 @@ int rigor_plugin_list(const rigor_plugin_search_t *search, rigor_loaded_t ***out
         }
         /* Each entry holds its own reference to the handle. */
         void *ref = kept ? dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) : handle;
-        list[count++] = loaded_new(ref, &desc, path, dirs[i]);
+        list[count++] = loaded_new(ref, &desc, path, path, dirs[i]);
         kept = true;
       }
       if (!kept) dlclose(handle);

@@ -10,8 +10,9 @@
 typedef struct rigor_loaded {
   rigor_plugin_t desc; /* zero-extended copy: fields the plugin lacks read as NULL/0 */
   void *handle;
-  char *path;
-  char *dir;
+  char *origin;   /* the file found on the search path: what messages and records name */
+  char *path;     /* the file mapped: `origin`, or its copy while a snapshot is open (snapshot.h) */
+  char *dir;      /* the folder of `path`, where a run started as a new program finds it again */
   char *shadowed; /* a file of the same name that a later search folder also holds, or NULL */
 } rigor_loaded_t;
 

@@ -170,7 +170,7 @@ static int parse_values(const rigor_command_t *cmd, const char *threshold, const
   if (seed && rigor_parse_uint(seed, &o->seed, err, sizeof err))
     return rigor_usage_error(cmd, "--seed: %s", err);
   if (fail_on && rigor_fail_on_parse(fail_on, &o->fail_on, err, sizeof err))
-    return rigor_usage_error(cmd, "--fail-on: %s", err);
+    return rigor_usage_error(cmd, "%s", err);
   return -1;
 }
 

@@ -4,6 +4,7 @@
 
 #include "cli.h"
 #include "run_memory.h"
+#include "term_text.h"
 #include "config_args.h"
 #include "plan_estimate.h"
 
@@ -112,7 +113,9 @@ static void print_experiment(FILE *out, const rigor_experiment_t *e) {
     for (uint32_t v = 0; v < e->n_variants; v++)
       for (const char *line = e->variants[v].commands; line && *line;) {
         size_t len = strcspn(line, "\n");
-        fprintf(out, "    ! v%u %s: %.*s\n", v, e->variants[v].label, (int)len, line);
+        char label[512];
+        fprintf(out, "    ! v%u %s: %.*s\n", v,
+                rigor_term_text(e->variants[v].label, label, sizeof label), (int)len, line);
         line += len + (line[len] == '\n');
       }
   }
@@ -138,9 +141,11 @@ static void print_experiment(FILE *out, const rigor_experiment_t *e) {
       fprintf(out, "\n");
     }
     for (uint32_t p = 0; !e->interleave.axis && p < s->n_variants; p++) {
+      char label[512];
       const rigor_variant_t *v = &e->variants[s->cells[(size_t)b * s->n_variants + p]];
       fprintf(out, "    %s%3u  v%-3u %-30s  ", v->commands ? "!" : " ", p,
-              s->cells[(size_t)b * s->n_variants + p], v->label);
+              s->cells[(size_t)b * s->n_variants + p],
+              rigor_term_text(v->label, label, sizeof label));
       print_axes(out, v->axes);
       fprintf(out, "\n");
     }
@@ -168,12 +173,17 @@ int rigor_cmd_plan(int argc, char **argv) {
   FILE *out = code == RIGOR_EXIT_OK ? rigor_output_open(&cmd, out_path) : NULL;
   if (code == RIGOR_EXIT_OK && !out) code = RIGOR_EXIT_CANNOT_WRITE;
   if (out) {
+    /* Labels, paths and commands come from the file: their control characters are shown
+     * escaped, never sent to the terminal. */
+    FILE *guarded = rigor_term_guard(out);
+    FILE *to = guarded ? guarded : out;
     bool first = true;
     for (size_t f = 0; f < files.n; f++)
       for (uint32_t i = 0; i < cfgs[f]->n_experiments; i++, first = false) {
-        if (!first) fprintf(out, "\n");
-        print_experiment(out, &cfgs[f]->experiments[i]);
+        if (!first) fprintf(to, "\n");
+        print_experiment(to, &cfgs[f]->experiments[i]);
       }
+    if (guarded && fclose(guarded) != 0) code = RIGOR_EXIT_CANNOT_WRITE;
     if (rigor_output_close(&cmd, out_path, out)) code = RIGOR_EXIT_CANNOT_WRITE;
   }
   for (size_t f = 0; cfgs && f < files.n; f++)

@@ -64,7 +64,7 @@ static void print_md(FILE *out, const rigor_plugin_t *d) {
 static void print_text(FILE *out, const rigor_loaded_t *l) {
   const rigor_plugin_t *d = &l->desc;
   fprintf(out, "%s %s: %s\n  file: %s\n", d->name, d->version ? d->version : "",
-          d->summary ? d->summary : "", l->path);
+          d->summary ? d->summary : "", l->origin);
   fprintf(out, "\nparameters:\n");
   if (d->n_params == 0) fprintf(out, "  (none)\n");
   for (uint32_t i = 0; i < d->n_params; i++) {
@@ -149,7 +149,7 @@ int rigor_cmd_plugins(int argc, char **argv) {
       code = RIGOR_EXIT_USAGE;
     } else {
       if (l->shadowed)
-        fprintf(stderr, "rigor: note: plugin '%s' from %s shadows %s\n", names.v[0], l->path,
+        fprintf(stderr, "rigor: note: plugin '%s' from %s shadows %s\n", names.v[0], l->origin,
                 l->shadowed);
       if (fmt == 1)
         print_md(out, &l->desc);

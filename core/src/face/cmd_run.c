@@ -12,6 +12,7 @@
 #include "jobs.h"
 #include "progress.h"
 #include "runner.h"
+#include "snapshot.h"
 
 static const char about[] =
     "Runs every experiment of FILE, one fresh process per run, and appends their records to the\n"
@@ -95,11 +96,14 @@ int rigor_cmd_run(int argc, char **argv) {
   rigor_progress_view_t view = {0};
   const char *output = NULL, *heartbeat = NULL;
   bool dry_run = false, no_report = false;
-  rigor_option_t options[RIGOR_CONFIG_ARGS_N + 11] = {
+  rigor_option_t options[RIGOR_CONFIG_ARGS_N + 12] = {
       {"output", 'o', "OUT", "write results to OUT instead of the file's `output`",
        .value = &output},
       {"resume", 0, NULL, "finish an interrupted results file (the experiment hash must match)",
        .flag = &ropts.resume},
+      {"allow-rebuilt", 0, NULL,
+       "with --resume, go on with a plugin rebuilt since the file began (recorded in its runs)",
+       .flag = &ropts.allow_rebuilt},
       {"force", 0, NULL, "replace an existing results file", .flag = &ropts.force},
       {"dry-run", 0, NULL, "print the schedule and stop", .flag = &dry_run},
       {"allow-commands", 0, NULL, "let the file execute the external commands `rigor plan` shows",
@@ -113,7 +117,7 @@ int rigor_cmd_run(int argc, char **argv) {
        "without a terminal, a line every SECONDS while a run goes on (default 10; 0: none)",
        .value = &heartbeat},
   };
-  rigor_config_args_options(&ca, options + 9);
+  rigor_config_args_options(&ca, options + 10);
   const rigor_command_t cmd = {"run", "FILE [OPTION]...", about, options};
   rigor_strings_t files = {0};
   rigor_config_t *cfg = NULL;
@@ -128,6 +132,8 @@ int rigor_cmd_run(int argc, char **argv) {
                    : rigor_usage_error(&cmd, "no experiment file given");
   if (code < 0 && ropts.resume && ropts.force)
     code = rigor_usage_error(&cmd, "--resume and --force contradict each other");
+  if (code < 0 && ropts.allow_rebuilt && !ropts.resume)
+    code = rigor_usage_error(&cmd, "--allow-rebuilt only applies with --resume");
   if (code < 0 && view.quiet && view.verbose)
     code = rigor_usage_error(&cmd, "--quiet and --verbose contradict each other");
   double heartbeat_s = 10;
@@ -143,7 +149,14 @@ int rigor_cmd_run(int argc, char **argv) {
   if (rigor_config_args_finish(&cmd, &ca) >= 0) goto out_args;
   ca.opts.output_override = output;
   ropts.search = ca.opts.search;
-  if (rigor_config_args_load(&ca, files.v[0], &cfg) != RIGOR_EXIT_OK) goto out_args;
+  /* From here on every plugin is mapped from a private copy taken now (snapshot.h). */
+  char serr[1024];
+  if (rigor_snapshot_open(serr, sizeof serr) < 0) {
+    fprintf(stderr, "rigor run: %s\n", serr);
+    code = RIGOR_EXIT_RUN_FAILED;
+    goto out_args;
+  }
+  if (rigor_config_args_load(&ca, files.v[0], &cfg) != RIGOR_EXIT_OK) goto out_snapshot;
   if (dry_run) {
     for (uint32_t i = 0; i < cfg->n_experiments; i++)
       print_schedule(&cfg->experiments[i]);
@@ -217,6 +230,8 @@ out_jobs:
   rigor_jobs_free(&jobs);
 out_config:
   rigor_config_free(cfg);
+out_snapshot:
+  rigor_snapshot_close();
 out_args:
   rigor_strings_free(&files);
   rigor_config_args_free(&ca);

@@ -3,6 +3,8 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "term_text.h"
+
 /* 0:07, 12:30, 1:02:03. */
 static void clock_text(char *buf, size_t cap, double s) {
   long t = isfinite(s) && s > 0 ? lround(s) : 0;
@@ -70,9 +72,16 @@ static void run_alive(const rigor_progress_view_t *v, const rigor_progress_t *p)
           p->job->name, p->label, running, p->cycles_done, p->cycles, elapsed);
 }
 
-void rigor_progress_draw(void *arg, const rigor_progress_t *p) {
+void rigor_progress_draw(void *arg, const rigor_progress_t *event) {
   const rigor_progress_view_t *v = arg;
   if (v->quiet) return;
+  /* A label or a run's reason from a file must not move the cursor or forge a line: its control
+   * characters are shown escaped. */
+  rigor_progress_t shown = *event;
+  const rigor_progress_t *p = &shown;
+  char label[1024], reason[2048];
+  if (event->label) shown.label = rigor_term_text(event->label, label, sizeof label);
+  if (event->reason) shown.reason = rigor_term_text(event->reason, reason, sizeof reason);
   switch (p->event) {
   case RIGOR_PROGRESS_RUN_START:
     run_started(v, p);

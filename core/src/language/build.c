@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include "compat.h"
+#include "trust.h"
 #include "language_internal.h"
 
 /* One level of the build axis before it is checked: where it was given, for the messages. */
@@ -14,6 +15,42 @@ typedef struct level {
   const char *base;        /* the folder `dir` is relative to, NULL for the current one */
   const rigor__node_t *at; /* the YAML entry, or NULL for --build */
 } level_t;
+
+#define MAX_CONFIG_DIRS 64
+
+/* A folder a config file chose is code the file would have rigor load: it is held to extends'
+ * rule (inside the folder of the file that names it, or of a config-path folder, unless
+ * --allow-external-extends) and, when that file is a shared base, to the trust rule (trust.h),
+ * before anything in it is loaded. --build is the user's own choice and is not held to it. */
+static int check_chosen_folder(rigor__cfg_t *c, const level_t *l, const char *real) {
+  const rigor__source_t *src = l->at->src;
+  char *from = src->real ? strdup(src->real) : NULL;
+  char *slash = from ? strrchr(from, '/') : NULL;
+  if (slash) *(slash == from ? slash + 1 : slash) = '\0';
+  bool within = !from || rigor__path_within(from, real);
+  free(from);
+  const char *dirs[MAX_CONFIG_DIRS];
+  size_t nd = rigor__config_path(c, dirs, MAX_CONFIG_DIRS);
+  for (size_t i = 0; i < nd && !within; i++) {
+    char dir[PATH_MAX];
+    within = realpath(dirs[i], dir) && rigor__path_within(dir, real);
+  }
+  if (!within && !c->opts->allow_external_extends)
+    return rigor__fail(c, l->at,
+                       "build '%s': plugin_path '%s' (%s) is outside the folder of '%s': a config "
+                       "may only load plugins from its own folder or the config path, as for "
+                       "extends (give the build with --build %s=DIR, or pass "
+                       "--allow-external-extends)",
+                       l->label, l->dir, real, src->path, l->label);
+  rigor_distrust_t bad;
+  if (src->shared && rigor_trust_check(real, &bad) != 0)
+    return rigor__fail(c, l->at,
+                       "build '%s': plugin_path '%s' of the shared base '%s' is refused: %s%s %s, "
+                       "so someone else could change what it loads (fix its permissions)",
+                       l->label, l->dir, src->path, strcmp(bad.path, real) ? "its path " : "",
+                       bad.path, bad.why);
+  return 0;
+}
 
 /* "--build LABEL=DIR: " or nothing (the YAML position says where). */
 static const char *where(const level_t *l, char *buf, size_t len) {
@@ -79,6 +116,7 @@ static int load_level(rigor__cfg_t *c, const level_t *l, const char *plugin, cha
   if (!realpath(path, real) || stat(real, &st) != 0 || !S_ISDIR(st.st_mode))
     return rigor__fail(c, l->at, "%sbuild '%s': plugin_path '%s' is not a folder (looked for %s)",
                        w, l->label, l->dir, path);
+  if (l->at && check_chosen_folder(c, l, real)) return RIGOR_ECONFIG;
   const char *dirs[] = {real, NULL};
   rigor_plugin_search_t search = {dirs, c->opts->search.allow_unsafe, true};
   if (rigor_plugin_load(plugin, &search, loaded, msg, sizeof msg) != 0)
@@ -121,19 +159,21 @@ int rigor__builds(rigor__cfg_t *c, const rigor__node_t *exp, const char *plugin,
     for (size_t j = 0; j < i; j++)
       if (strcmp(levels[j].label, l->label) == 0)
         return rigor__fail(c, l->at, "%saxis 'build' uses the label '%s' twice", w, l->label);
-    rigor_loaded_t *loaded = NULL;
-    if (load_level(c, l, plugin, real, &loaded)) return RIGOR_ECONFIG;
-    char what[512];
-    if (ref && rigor_plugin_schema_diff(&ref->desc, &loaded->desc, what, sizeof what) != 0)
-      return rigor__fail(c, l->at,
-                         "%sbuild '%s' (%s) cannot share an experiment with build '%s' (%s): %s", w,
-                         l->label, loaded->path, levels[0].label, ref->path, what);
-    if (!ref) ref = loaded;
-    json_t *value = json_pack("{s:s, s:s}", "label", l->label, "plugin_path", real);
+    /* The label's rule first: it holds whatever the folder, which is checked when loaded. */
+    json_t *value = json_pack("{s:s, s:s}", "label", l->label, "plugin_path", l->dir);
     char *label = rigor__strdup(c, l->label);
     if (!value || !label) return json_decref(value), rigor__fail(c, exp, "out of memory");
     axis->values[axis->n_values++] = (rigor__axis_value_t){value, label, true, l->at};
     if (rigor__label_check(c, axis, &axis->values[axis->n_values - 1], w)) return RIGOR_ECONFIG;
+    rigor_loaded_t *loaded = NULL;
+    if (load_level(c, l, plugin, real, &loaded)) return RIGOR_ECONFIG;
+    json_object_set_new(value, "plugin_path", json_string(real));
+    char what[512];
+    if (ref && rigor_plugin_schema_diff(&ref->desc, &loaded->desc, what, sizeof what) != 0)
+      return rigor__fail(c, l->at,
+                         "%sbuild '%s' (%s) cannot share an experiment with build '%s' (%s): %s", w,
+                         l->label, loaded->origin, levels[0].label, ref->origin, what);
+    if (!ref) ref = loaded;
   }
   *first = ref;
   return 0;

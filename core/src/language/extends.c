@@ -62,6 +62,10 @@ static bool inside(const char *dir, const char *path) {
   return strncmp(dir, path, n) == 0 && path[n] == '/';
 }
 
+bool rigor__path_within(const char *dir, const char *path) {
+  return strcmp(dir, path) == 0 || inside(dir, path);
+}
+
 static int expand(rigor__cfg_t *c, const rigor__node_t *map, chain_t *chain, rigor__node_t **out);
 
 /* `extends: NAME` or `extends: {file: NAME, sha256: HEX}`. */
@@ -89,9 +93,7 @@ static int read_target(rigor__cfg_t *c, const rigor__node_t *n, const rigor__nod
   return 0;
 }
 
-/* The config path: --config-path folders, then RIGOR_CONFIG_PATH's (colon-separated), in the
- * arena. Returns how many, at most `cap`. */
-static size_t config_path(rigor__cfg_t *c, const char **dirs, size_t cap) {
+size_t rigor__config_path(rigor__cfg_t *c, const char **dirs, size_t cap) {
   size_t n = 0;
   for (const char *const *d = c->opts->config_dirs; d && *d && n < cap; d++)
     dirs[n++] = *d;
@@ -124,12 +126,14 @@ static int find_base(rigor__cfg_t *c, const rigor__node_t *file, char *path, siz
   free(dir);
   *on_path = false;
   const char *dirs[MAX_CONFIG_DIRS];
-  size_t nd = searchable(name) ? config_path(c, dirs, MAX_CONFIG_DIRS) : 0;
+  size_t nd = searchable(name) ? rigor__config_path(c, dirs, MAX_CONFIG_DIRS) : 0;
   if ((*real = realpath(path, NULL))) {
     for (size_t i = 0; i < nd; i++) {
       char other[PATH_MAX];
       snprintf(other, sizeof other, "%s/%s", dirs[i], name);
-      if (access(other, F_OK) == 0) {
+      char other_real[PATH_MAX];
+      /* The config path's file may be this very file, reached another way: no other to name. */
+      if (realpath(other, other_real) && strcmp(other_real, *real) != 0) {
         rigor__warn(c, file, "extends takes '%s' from beside %s, not the config path's %s", name,
                     file->src->path, other);
         break;

@@ -205,5 +205,12 @@ int rigor__interleave(rigor__cfg_t *c, const rigor__node_t *at, const char *axis
  * experiment's merged map, where the param nodes are found. */
 int rigor__plugin_hooks(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__node_t *n,
                         rigor_experiment_t *e);
+/* The config path: --config-path folders, then RIGOR_CONFIG_PATH's (colon-separated), in the
+ * arena. Returns how many, at most `cap` (extends.c). */
+size_t rigor__config_path(rigor__cfg_t *c, const char **dirs, size_t cap);
+/* Whether real path `path` is the real folder `dir` or lies under it (extends.c). */
+bool rigor__path_within(const char *dir, const char *path);
+/* Each variant's launcher, listed first among its commands (launcher_commands.c). */
+int rigor__launcher_commands(rigor__cfg_t *c, const rigor__node_t *n, rigor_experiment_t *e);
 
 #endif

@@ -6,6 +6,7 @@
 #include "run_params.h"
 
 #define COMMANDS_CAP (64u << 10)
+#define COMMANDS_MAX (16u << 20) /* where a list of commands is cut, with a mark */
 
 /* The key node of a matrix or sweep axis that sets `param` (itself or one of its members). */
 static const rigor__node_t *axis_key(const rigor__node_t *axes, const char *param) {
@@ -53,24 +54,52 @@ static int check_variant(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__
                      msg[0] ? msg : "the params are refused", where);
 }
 
+/* The plugin's list, in full: a list that fills the buffer is asked for again with a larger
+ * one; past the largest, the plan says where it was cut and how many commands it left out. */
 static int list_commands(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__node_t *n,
-                         rigor_variant_t *v, const rigor_run_params_t *rp, char *buf) {
+                         rigor_variant_t *v, const rigor_run_params_t *rp, char **buf,
+                         size_t *cap) {
   if (!d->commands) {
     v->commands = strdup("(the plugin does not list its commands)");
     return v->commands ? 0 : rigor__fail(c, n, "out of memory");
   }
-  buf[0] = '\0';
-  int count = d->commands(rp->base, &rp->points, buf, COMMANDS_CAP);
-  buf[COMMANDS_CAP - 1] = '\0';
+  int count;
+  size_t len;
+  for (;;) {
+    (*buf)[0] = '\0';
+    count = d->commands(rp->base, &rp->points, *buf, *cap);
+    (*buf)[*cap - 1] = '\0';
+    len = strlen(*buf);
+    if (count < 0 || len + 1 < *cap || *cap >= COMMANDS_MAX) break;
+    char *grown = realloc(*buf, *cap * 4);
+    if (!grown) return rigor__fail(c, n, "out of memory");
+    *buf = grown, *cap *= 4;
+  }
   if (count < 0)
     return rigor__fail(c, param_node(n, NULL), "plugin '%s': cannot list its commands (%d)",
                        d->name, count);
   if (count == 0) return 0;
-  size_t len = strlen(buf);
-  while (len > 0 && buf[len - 1] == '\n')
-    buf[--len] = '\0';
-  v->commands = strdup(len ? buf : "(unnamed command)");
-  return v->commands ? 0 : rigor__fail(c, n, "out of memory");
+  bool cut = len + 1 >= *cap;
+  if (cut) /* a cut last line is no command: end at the last whole one */
+    while (len > 0 && (*buf)[len - 1] != '\n')
+      (*buf)[--len] = '\0';
+  while (len > 0 && (*buf)[len - 1] == '\n')
+    (*buf)[--len] = '\0';
+  size_t lines = len ? 1 : 0;
+  for (size_t i = 0; i < len; i++)
+    lines += (*buf)[i] == '\n';
+  char mark[256] = "";
+  if (cut || lines < (size_t)count)
+    snprintf(
+        mark, sizeof mark, "%s[cut: %zu of the %d commands are shown%s]", len ? "\n" : "", lines,
+        count,
+        cut ? "; a variant lists up to 16 MiB: split its sweep into experiments to see the rest"
+            : "");
+  const char *text = len ? *buf : mark[0] ? "" : "(unnamed command)";
+  size_t size = strlen(text) + strlen(mark) + 1;
+  if (!(v->commands = malloc(size))) return rigor__fail(c, n, "out of memory");
+  snprintf(v->commands, size, "%s%s", text, mark);
+  return 0;
 }
 
 int rigor__plugin_hooks(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__node_t *n,
@@ -78,7 +107,8 @@ int rigor__plugin_hooks(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__n
   bool runs = (d->flags & RIGOR_PLUGIN_RUNS_COMMANDS) != 0;
   e->runs_commands = false;
   if (!d->check_params && !runs && !d->footprint) return 0;
-  char *buf = runs ? malloc(COMMANDS_CAP) : NULL;
+  size_t cap = COMMANDS_CAP;
+  char *buf = runs ? malloc(cap) : NULL;
   if (runs && !buf) return rigor__fail(c, n, "out of memory");
   int rc = 0;
   for (uint32_t i = 0; i < e->n_variants && rc == 0; i++) {
@@ -91,7 +121,7 @@ int rigor__plugin_hooks(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__n
       break;
     }
     if (d->check_params) rc = check_variant(c, d, n, e, v, &rp);
-    if (!rc && runs) rc = list_commands(c, d, n, v, &rp, buf);
+    if (!rc && runs) rc = list_commands(c, d, n, v, &rp, &buf, &cap);
     if (!rc && d->footprint) v->footprint = d->footprint(rp.base, &rp.points);
     e->runs_commands = e->runs_commands || v->commands != NULL;
     rigor_run_params_free(d, &rp);

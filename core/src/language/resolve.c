@@ -5,6 +5,7 @@
 
 #include "language_internal.h"
 #include "params.h"
+#include "suggest.h"
 
 static const char *const experiment_keys[] = {
     "name",        "description", "plugin", "params",   "sweep", "matrix",   "order",   "timing",
@@ -41,7 +42,8 @@ static int get_plugin(rigor__cfg_t *c, const rigor__node_t *n, const char *name,
   if (rigor_plugin_load(name, &c->opts->search, &p, msg, sizeof msg) != 0)
     return rigor__fail(c, n, "plugin '%s': %s", name, msg);
   c->plugins[c->n_plugins++] = p;
-  if (p->shadowed) rigor__warn(c, n, "plugin '%s' from %s shadows %s", name, p->path, p->shadowed);
+  if (p->shadowed)
+    rigor__warn(c, n, "plugin '%s' from %s shadows %s", name, p->origin, p->shadowed);
   *out = p;
   return 0;
 }
@@ -321,7 +323,8 @@ static int resolve_experiment(rigor__cfg_t *c, const rigor__node_t *n, const top
     if (e->output) snprintf(e->output, len, "results/%s.jsonl", top->name ? top->name : name);
   }
   if (!e->output || !e->name || !e->source) return rigor__fail(c, n, "out of memory");
-  return rigor__plugin_hooks(c, d, n, e);
+  rc = rigor__plugin_hooks(c, d, n, e);
+  return rc ? rc : rigor__launcher_commands(c, n, e);
 }
 
 static int check_schema(rigor__cfg_t *c, const rigor__node_t *root) {
@@ -395,8 +398,9 @@ static int multi(rigor__cfg_t *c, const rigor__node_t *root, rigor_config_t *cfg
       snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
                rigor__get(merged[i], "name")->text);
     }
-    return rigor__fail(c, root, "no experiment named '%s' (the file has: %s)", c->opts->only,
-                       names);
+    char near[160];
+    return rigor__fail(c, root, "no experiment named '%s' (the file has: %s)%s", c->opts->only,
+                       names, rigor_did_you_mean(c->opts->only, names, near, sizeof near));
   }
   cfg->experiments = calloc(list->n, sizeof *cfg->experiments);
   if (!cfg->experiments) return rigor__fail(c, list, "out of memory");
@@ -417,9 +421,12 @@ static int single(rigor__cfg_t *c, const rigor__node_t *root, rigor_config_t *cf
   const char *const *allowed = experiment_keys;
   if (rigor__check_keys(c, body, allowed, "the top level")) return RIGOR_ECONFIG;
   const rigor__node_t *name = rigor__get(body, "name");
-  if (c->opts->only && name && name->kind == RIGOR__SCALAR && strcmp(name->text, c->opts->only))
-    return rigor__fail(c, name, "no experiment named '%s' (the file has: %s)", c->opts->only,
-                       name->text);
+  if (c->opts->only && name && name->kind == RIGOR__SCALAR && strcmp(name->text, c->opts->only)) {
+    char near[160];
+    return rigor__fail(c, name, "no experiment named '%s' (the file has: %s)%s", c->opts->only,
+                       name->text,
+                       rigor_did_you_mean(c->opts->only, name->text, near, sizeof near));
+  }
   cfg->experiments = calloc(1, sizeof *cfg->experiments);
   if (!cfg->experiments) return rigor__fail(c, root, "out of memory");
   top_t top = {0};

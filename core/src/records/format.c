@@ -108,6 +108,7 @@ json_t *rigor_record_run(const rigor_run_record_t *x) {
       json_array_append_new(arms, json_integer(x->arms[i]));
     json_object_set_new(rec, "arms", arms);
   }
+  if (x->rebuilt) json_object_set_new(rec, "rebuilt", json_deep_copy(x->rebuilt));
   return rec;
 }
 

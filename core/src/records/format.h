@@ -86,6 +86,9 @@ typedef struct rigor_run_record {
    * 0's); n_arms 0 leaves the member out. */
   const uint32_t *arms;
   uint32_t n_arms;
+  /* A resume that went on with rebuilt plugins (--allow-rebuilt): [{build, file, recorded,
+   * now}], the hashes the file began with and the ones this run loaded; NULL leaves it out. */
+  const json_t *rebuilt;
 } rigor_run_record_t;
 json_t *rigor_record_run(const rigor_run_record_t *x);
 

@@ -1,4 +1,5 @@
 #include "reader.h"
+#include "file_kind.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -119,6 +120,12 @@ static int read_with_jansson(reader_t *r, const char *text, size_t len, size_t s
                "%s: this is an experiment file; run it first (rigor run %s) and give the results "
                "file it writes",
                r->path, r->path);
+    else if (line == 1 && len - start >= 3 && memcmp(text + start, "\xEF\xBB\xBF", 3) == 0)
+      /* An editor's byte order mark is invisible where the parser would quote it. */
+      snprintf(r->err, r->errlen,
+               "%s:1:1: starts with a UTF-8 byte order mark (bytes EF BB BF), which a results "
+               "file does not hold; remove it (sed -i '1s/^\\xEF\\xBB\\xBF//' FILE)",
+               r->path);
     else
       snprintf(r->err, r->errlen, "%s:%zu:%d: %s", r->path, line,
                jerr.column > 0 ? jerr.column + (int)start : 1 + (int)start, jerr.text);
@@ -187,10 +194,7 @@ int rigor_results_read(const char *path, const rigor_results_callbacks_t *cb, bo
   }
   struct stat st;
   if (fstat(src.fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    snprintf(err, errlen, "%s: is %s, not a results file", path,
-             S_ISDIR(st.st_mode)    ? "a folder"
-             : S_ISFIFO(st.st_mode) ? "a FIFO"
-                                    : "not a regular file");
+    snprintf(err, errlen, "%s: is %s, not a results file", path, rigor_file_kind(st.st_mode));
     close(src.fd);
     return RIGOR_EINVAL;
   }

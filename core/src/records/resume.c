@@ -136,6 +136,8 @@ int rigor_resume_scan(const char *path, const char *name, const char *hash, cons
         break;
       }
       rs->have_experiment = true;
+      if (!rs->plugin) rs->plugin = json_incref(json_object_get(rec, "plugin"));
+      if (!rs->builds) rs->builds = json_incref(json_object_get(rec, "builds"));
     } else if (strcmp(type, "stop") == 0) {
       int reason = rigor_stop_reason_parse(json_string_value(json_object_get(rec, "reason")));
       if (reason >= 0 && rigor_stop_final((rigor_stop_reason_t)reason)) rs->stopped = true;
@@ -154,5 +156,7 @@ void rigor_resume_free(rigor_resume_t *r) {
   free(r->done);
   free(r->attempt);
   json_decref(r->experiments);
+  json_decref(r->plugin);
+  json_decref(r->builds);
   memset(r, 0, sizeof *r);
 }

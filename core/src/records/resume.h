@@ -16,6 +16,9 @@ typedef struct rigor_resume {
   off_t keep_bytes;    /* where the file's last complete line ends: a writer cuts the rest */
   json_t *experiments; /* the names of the experiments the file holds, as an object's keys */
   bool stopped;        /* a stop record ended the experiment (precision or max): nothing to run */
+  /* The experiment record's `plugin` and `builds` (NULL when absent): what the file's runs
+   * loaded, hashes included. */
+  json_t *plugin, *builds;
 } rigor_resume_t;
 
 /* Scans `path` for experiment `name` with `n_runs` runs. A different experiment hash is refused

@@ -1,10 +1,12 @@
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 
 #include "rigor/plugin.h"
 #include "store_internal.h"
+#include "file_kind.h"
 
 /* Prepared statements are kept by their text: an import runs the same few inserts thousands of
  * times, and preparing each again would cost more than the insert. */
@@ -106,6 +108,14 @@ static const rigor__store_ops_t sqlite_ops = {
 
 int rigor__store_open_sqlite(const char *path, bool create, rigor_store_t *s, char *err,
                              size_t errlen) {
+  /* SQLite would open a FIFO or a folder and then fail with "disk I/O error" or "unable to
+   * open": the path is named for what it is, in the words every command uses. */
+  struct stat st;
+  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+    snprintf(err, errlen, "is %s, not a store (a SQLite file, which rigor store add creates)",
+             rigor_file_kind(st.st_mode));
+    return RIGOR_EINVAL;
+  }
   sqlite3 *db = NULL;
   int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
   int rc = sqlite3_open_v2(path, &db, flags, NULL);

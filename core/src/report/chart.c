@@ -172,8 +172,9 @@ void rigor_chart_x_axis(FILE *out, const rigor_frame_t *f, const rigor_axis_t *x
     rigor_axis_tick_label(x, x->ticks[i], label, sizeof label);
     /* The end labels keep inside the view box. */
     const char *anchor = i + 1 == x->n_ticks && px > f->view_w - 30 ? "end" : "middle";
-    fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%s</text>\n", px, base + 18,
-            anchor, label);
+    fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">", px, base + 18, anchor);
+    rigor_html_escape(out, label);
+    fputs("</text>\n", out);
   }
   fprintf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#000\"/>\n", f->left,
           f->left + f->width, base, base);
@@ -193,8 +194,9 @@ void rigor_chart_y_axis(FILE *out, const rigor_frame_t *f, const rigor_axis_t *y
             "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#000\"/>\n",
             f->left, f->left + f->width, py, py, f->left - 5, f->left, py, py);
     rigor_axis_tick_label(y, y->ticks[i], label, sizeof label);
-    fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", f->left - 8, py + 4,
-            label);
+    fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", f->left - 8, py + 4);
+    rigor_html_escape(out, label);
+    fputs("</text>\n", out);
   }
   fprintf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#000\"/>\n", f->left,
           f->left, f->top, f->top + f->height);

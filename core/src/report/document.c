@@ -1,4 +1,5 @@
 #include "document.h"
+#include "suggest.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -182,8 +183,9 @@ int rigor_doc_select(rigor_doc_t *doc, const char *table, const char *const *col
     }
   }
   if (table && !found) {
-    snprintf(err, errlen, "no table '%s' in this report (tables: %s)", table,
-             names[0] ? names : "none");
+    char near[160];
+    snprintf(err, errlen, "no table '%s' in this report (tables: %s)%s", table,
+             names[0] ? names : "none", rigor_did_you_mean(table, names, near, sizeof near));
     return RIGOR_EINVAL;
   }
   if (table) {
@@ -222,8 +224,10 @@ int rigor_doc_select(rigor_doc_t *doc, const char *table, const char *const *col
   }
   for (size_t i = 0; !rc && i < n_columns; i++)
     if (!matched[i]) {
-      snprintf(err, errlen, "table '%s' has no column '%s' (columns: %s)", target, columns[i],
-               available[0] ? available : "none");
+      char near[160];
+      snprintf(err, errlen, "table '%s' has no column '%s' (columns: %s)%s", target, columns[i],
+               available[0] ? available : "none",
+               rigor_did_you_mean(columns[i], available, near, sizeof near));
       rc = RIGOR_EINVAL;
     }
   free(matched);

@@ -60,8 +60,11 @@ static void axes(const rigor_history_t *h, const rigor_series_t *s, double lo, d
     double y = py(v, lo, hi);
     fprintf(out,
             "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#eee\"/>\n"
-            "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
-            LEFT, y, W - RIGHT, y, LEFT - 6, y + 4, buf);
+            "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">",
+            LEFT, y, W - RIGHT, y, LEFT - 6, y + 4);
+    /* The unit comes from the stored results, which anyone may have written. */
+    rigor_html_escape(out, buf);
+    fputs("</text>\n", out);
   }
   /* Short SHAs under their points, thinned to about 40 labels. */
   size_t every = s->n_points / 40 + 1;
@@ -144,7 +147,9 @@ static void trend_svg(const rigor_history_t *h, const rigor_series_t *s, FILE *o
     char label[64];
     rigor_history_commit_label(h, p->commit, label, sizeof label);
     rigor_html_escape(out, label);
-    fprintf(out, ": %s, %zu runs, %s", v, p->runs, rigor_verdict_name(p->verdict));
+    fputs(": ", out);
+    rigor_html_escape(out, v);
+    fprintf(out, ", %zu runs, %s", p->runs, rigor_verdict_name(p->verdict));
     if (p->reason[0]) {
       fputs(" (", out);
       rigor_html_escape(out, p->reason);

@@ -1,11 +1,14 @@
 #include <stdlib.h>
 
+#include "term_text.h"
 #include "writers.h"
 
 enum { CELL_MAX = 4096 };
 
-static void cell(const char *s, FILE *out) {
-  for (; *s; s++) {
+/* One cell or field on one line: its control characters escaped, its pipes too. */
+static void cell(const char *raw, FILE *out) {
+  char shown[CELL_MAX];
+  for (const char *s = rigor_term_text(raw, shown, sizeof shown); *s; s++) {
     if (*s == '|') fputc('\\', out);
     fputc(*s, out);
   }
@@ -67,7 +70,7 @@ static void context(const rigor_part_t *p, FILE *out) {
   }
 }
 
-int rigor_write_md(const rigor_doc_t *doc, FILE *out) {
+static void write_md(const rigor_doc_t *doc, FILE *out) {
   for (size_t i = 0; i < doc->n_parts; i++) {
     const rigor_part_t *p = &doc->parts[i];
     size_t k;
@@ -93,5 +96,13 @@ int rigor_write_md(const rigor_doc_t *doc, FILE *out) {
       break;
     }
   }
+}
+
+int rigor_write_md(const rigor_doc_t *doc, FILE *out) {
+  /* What the document quotes from files reaches a terminal with its control characters
+   * escaped. */
+  FILE *guarded = rigor_term_guard(out);
+  write_md(doc, guarded ? guarded : out);
+  if (guarded && fclose(guarded) != 0) return RIGOR_EIO;
   return ferror(out) ? RIGOR_EIO : 0;
 }

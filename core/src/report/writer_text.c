@@ -1,9 +1,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "term_text.h"
 #include "writers.h"
 
 enum { CELL_MAX = 4096, FOLD_MIN = 16 };
+
+/* A cell or header as shown: on one line, its control characters escaped (term_text.h). */
+static void shown_cell(const rigor_table_t *t, long row, size_t c, rigor_unit_t *unit, char *out,
+                       size_t len) {
+  char raw[CELL_MAX];
+  if (row < 0)
+    rigor_table_header_human(t, c, unit, raw, sizeof raw);
+  else
+    rigor_table_cell_human(t, (size_t)row, c, unit, raw, sizeof raw);
+  rigor_term_text(raw, out, len);
+}
 
 /* Display width in columns: UTF-8 continuation bytes take none. */
 static size_t width(const char *s) {
@@ -82,10 +94,10 @@ static bool lay_out(const rigor_table_t *t, int limit, layout_t *l, char *droppe
     size_t i = l->n++;
     l->cols[i] = c;
     l->units[i] = rigor_table_unit(t, c);
-    rigor_table_header_human(t, c, &l->units[i], cell, sizeof cell);
+    shown_cell(t, -1, c, &l->units[i], cell, sizeof cell);
     l->w[i] = width(cell);
     for (size_t r = 0; r < t->n_rows; r++) {
-      rigor_table_cell_human(t, r, c, &l->units[i], cell, sizeof cell);
+      shown_cell(t, (long)r, c, &l->units[i], cell, sizeof cell);
       if (width(cell) > l->w[i]) l->w[i] = width(cell);
     }
   }
@@ -130,13 +142,8 @@ static void print_row(const rigor_table_t *t, const layout_t *l, long row, FILE 
   for (size_t i = 0; i < l->n; i++) {
     size_t c = l->cols[i];
     bool right;
-    if (row < 0) {
-      rigor_table_header_human(t, c, &l->units[i], cell, sizeof cell);
-      right = rigor_table_is_numeric(t, c);
-    } else {
-      rigor_table_cell_human(t, (size_t)row, c, &l->units[i], cell, sizeof cell);
-      right = rigor_table_cell_numeric(t, (size_t)row, c);
-    }
+    shown_cell(t, row, c, &l->units[i], cell, sizeof cell);
+    right = row < 0 ? rigor_table_is_numeric(t, c) : rigor_table_cell_numeric(t, (size_t)row, c);
     const char *shown = cell;
     if ((long)i == l->fold && width(cell) > l->w[i]) {
       const char *s = cell;
@@ -182,33 +189,35 @@ static void table(const rigor_table_t *t, int limit, FILE *out) {
 static void context(const rigor_part_t *p, int limit, FILE *out) {
   const rigor_table_t *t = p->table;
   size_t kw = strlen("warning");
+  char kbuf[CELL_MAX], vbuf[CELL_MAX];
   for (size_t r = 0; r < t->n_rows; r++) {
-    const char *k = rigor_table_cell(t, r, 0)->text;
-    if (k && width(k) > kw) kw = width(k);
+    const char *k = rigor_term_text(rigor_table_cell(t, r, 0)->text, kbuf, sizeof kbuf);
+    if (width(k) > kw) kw = width(k);
   }
   size_t *vw = calloc(t->n_cols ? t->n_cols : 1, sizeof *vw);
   if (!vw) return;
   for (size_t c = 1; c < t->n_cols; c++) {
     vw[c] = width(t->headers[c]);
     for (size_t r = 0; r < t->n_rows; r++) {
-      const char *v = rigor_table_cell(t, r, c)->text;
-      if (v && width(v) > vw[c]) vw[c] = width(v);
+      const char *v = rigor_term_text(rigor_table_cell(t, r, c)->text, vbuf, sizeof vbuf);
+      if (width(v) > vw[c]) vw[c] = width(v);
     }
   }
   for (long r = t->n_cols > 2 ? -1 : 0; t->n_cols == 2 && r < (long)t->n_rows; r++) {
     /* One side: a long value (a path, the hash and its file) breaks under itself. */
-    const char *k = rigor_table_cell(t, (size_t)r, 0)->text,
-               *v = rigor_table_cell(t, (size_t)r, 1)->text;
+    const char *k = rigor_term_text(rigor_table_cell(t, (size_t)r, 0)->text, kbuf, sizeof kbuf),
+               *v = rigor_term_text(rigor_table_cell(t, (size_t)r, 1)->text, vbuf, sizeof vbuf);
     char lead[64];
     snprintf(lead, sizeof lead, "%-*s  ", (int)kw, k ? k : "");
     paragraph(out, lead, v ? v : "", limit, kw + 2);
   }
   for (long r = t->n_cols > 2 ? -1 : 0; t->n_cols != 2 && r < (long)t->n_rows; r++) {
-    const char *k = r < 0 ? "" : rigor_table_cell(t, (size_t)r, 0)->text;
+    const char *k =
+        r < 0 ? "" : rigor_term_text(rigor_table_cell(t, (size_t)r, 0)->text, kbuf, sizeof kbuf);
     fprintf(out, "%s%*s", k ? k : "", (int)(kw - width(k ? k : "")), "");
     for (size_t c = 1; c < t->n_cols; c++) {
-      const char *v = r < 0 ? t->headers[c] : rigor_table_cell(t, (size_t)r, c)->text;
-      v = v ? v : "";
+      const char *v = rigor_term_text(
+          r < 0 ? t->headers[c] : rigor_table_cell(t, (size_t)r, c)->text, vbuf, sizeof vbuf);
       bool last = c + 1 == t->n_cols;
       fprintf(out, "  %s%*s", v, last ? 0 : (int)(vw[c] - width(v)), "");
     }
@@ -222,7 +231,7 @@ static void context(const rigor_part_t *p, int limit, FILE *out) {
   json_array_foreach(p->warnings, k, w) paragraph(out, lead, json_string_value(w), limit, kw + 2);
 }
 
-int rigor_write_text(const rigor_doc_t *doc, FILE *out) {
+static void write_text(const rigor_doc_t *doc, FILE *out) {
   bool first_section = true;
   for (size_t i = 0; i < doc->n_parts; i++) {
     const rigor_part_t *p = &doc->parts[i];
@@ -256,5 +265,13 @@ int rigor_write_text(const rigor_doc_t *doc, FILE *out) {
       break;
     }
   }
+}
+
+int rigor_write_text(const rigor_doc_t *doc, FILE *out) {
+  /* What the document quotes from files reaches a terminal with its control characters
+   * escaped. */
+  FILE *guarded = rigor_term_guard(out);
+  write_text(doc, guarded ? guarded : out);
+  if (guarded && fclose(guarded) != 0) return RIGOR_EIO;
   return ferror(out) ? RIGOR_EIO : 0;
 }

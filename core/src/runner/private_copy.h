@@ -9,9 +9,10 @@
 
 #include "loader.h"
 
-/* Copies `so_path` (a plugin named `name`) read-only into a new private folder (mkdtemp, 0700,
- * under $TMPDIR or /tmp), loads the copy with the loader's checks, and removes the copy and its
- * folder as soon as it is mapped, so no path of a killed run is left behind. */
+/* Copies `so_path` (a plugin named `name`: the snapshot's copy of a build's .so, snapshot.h)
+ * read-only into a new private folder (mkdtemp, 0700, under $TMPDIR or /tmp), loads the copy with
+ * the loader's checks, and removes the copy and its folder as soon as it is mapped, so no path of a
+ * killed run is left behind. */
 int rigor_private_copy_load(const char *so_path, const char *name, bool allow_unsafe,
                             rigor_loaded_t **out, char *err, size_t errlen);
 

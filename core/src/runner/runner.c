@@ -18,6 +18,7 @@
 #include "measure.h"
 #include "noise.h"
 #include "orphans.h"
+#include "rebuilt.h"
 #include "resume.h"
 #include "signals.h"
 #include "spawn.h"
@@ -51,6 +52,7 @@ typedef struct runner {
   rigor_progress_t *running;
   uint64_t run_start_ns, job_start_ns, next_beat_ns;
   uint32_t cycles_done;
+  json_t *rebuilt; /* --allow-rebuilt: the plugins that changed since the file began, or NULL */
 } runner_t;
 
 /* Runs in one block: one per variant, or one per cell when every run hosts all the arms. */
@@ -149,6 +151,7 @@ static void append_outcome(runner_t *r, const rigor_child_args_t *a, const rigor
       .calibration = end_member(o, "calibration"),
       .arms = a->n_arms ? r->job->arms + (size_t)r->job->cells[a->run] * a->n_arms : NULL,
       .n_arms = a->n_arms,
+      .rebuilt = r->rebuilt,
   };
   json_t *rec = rigor_record_run(&x);
   write_record(r, &r->out, rec);
@@ -615,19 +618,30 @@ static int open_outputs(runner_t *r, claimed_t *claimed, rigor_resume_t *rs) {
   return 0;
 }
 
+/* A resumed file goes on with the plugins it began with, or knowingly with rebuilt ones. */
+static int check_rebuilt(runner_t *r, const rigor_resume_t *rs) {
+  json_t *plugin = rigor_plugin_describe(r->of_variant[0]), *builds = builds_json(r);
+  char why[2048];
+  int rc = rigor_rebuilt_check(rs->plugin, rs->builds, plugin, builds, r->opts->allow_rebuilt,
+                               &r->rebuilt, why, sizeof why);
+  json_decref(plugin), json_decref(builds);
+  if (rc < 0) {
+    snprintf(r->err, r->errlen, "%s: cannot resume experiment '%s': %s", r->job->output,
+             r->job->name, why);
+    rigor_results_close(&r->out);
+    if (r->telemetry_out.fd >= 0) rigor_results_close(&r->telemetry_out);
+    r->telemetry_out.fd = -1;
+  }
+  return rc;
+}
+
 /* Runs an experiment whose plugin is loaded; the caller unloads it on every path. */
 static int run_loaded(runner_t *r, claimed_t *claimed) {
   const rigor_job_t *job = r->job;
-  if (job->runs_commands && !r->opts->allow_commands) {
-    snprintf(r->err, r->errlen,
-             "experiment '%s' would execute external commands (see `rigor plan`); rerun with "
-             "--allow-commands to permit them",
-             job->name);
-    return RIGOR_ECONFIG;
-  }
   uint32_t total = job->n_blocks * per_block(job);
   rigor_resume_t rs = {0};
   int rc = open_outputs(r, claimed, &rs);
+  if (rc == 0 && rs.have_experiment) rc = check_rebuilt(r, &rs);
   if (rc < 0) {
     rigor_resume_free(&rs);
     return rc;
@@ -712,10 +726,33 @@ static void unload_plugins(runner_t *r) {
   r->n_loaded = 0;
 }
 
+/* The command gate, for the whole invocation before its first run: a suite whose third
+ * experiment runs a command is refused before the first one starts. */
+static int check_commands(const rigor_job_t *jobs, size_t n_jobs, const rigor_run_opts_t *opts,
+                          char *err, size_t errlen) {
+  if (opts->allow_commands) return 0;
+  size_t used = 0, n = 0;
+  for (size_t i = 0; i < n_jobs; i++) {
+    if (!jobs[i].runs_commands) continue;
+    if (used < errlen)
+      used += (size_t)snprintf(err + used, errlen - used, "%s'%s'", n ? ", " : "experiment ",
+                               jobs[i].name);
+    n++;
+  }
+  if (n == 0) return 0;
+  if (used < errlen)
+    snprintf(err + used, errlen - used,
+             " would execute external commands (see `rigor plan`); nothing was run: rerun with "
+             "--allow-commands to permit them");
+  return RIGOR_ECONFIG;
+}
+
 int rigor_runner_execute(const rigor_job_t *jobs, size_t n_jobs, const rigor_run_opts_t *opts,
                          rigor_tally_t *tally, char *err, size_t errlen) {
   memset(tally, 0, sizeof *tally);
   if (errlen) err[0] = '\0';
+  int gate = check_commands(jobs, n_jobs, opts, err, errlen);
+  if (gate < 0) return gate;
   rigor_signals_install();
   rigor_orphans_adopt();
   runner_t r = {
@@ -728,6 +765,8 @@ int rigor_runner_execute(const rigor_job_t *jobs, size_t n_jobs, const rigor_run
     rc = load_plugins(&r);
     if (rc == 0) rc = run_loaded(&r, &claimed);
     unload_plugins(&r);
+    json_decref(r.rebuilt);
+    r.rebuilt = NULL;
   }
   free(claimed.ids);
   rigor_signals_restore();

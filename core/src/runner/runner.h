@@ -99,6 +99,9 @@ typedef struct rigor_run_opts {
   bool resume;
   bool force;
   bool allow_commands;
+  /* --resume goes on with a plugin whose hash differs from the recorded one; the run records
+   * of this invocation name both hashes. */
+  bool allow_rebuilt;
   rigor_plugin_search_t search;
   const char *self_exe;               /* this binary, for launchers */
   const char *const *protected_paths; /* NULL-terminated: files results must never overwrite */

@@ -1,6 +1,5 @@
 #include "spawn.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -14,6 +13,7 @@
 #include <unistd.h>
 
 #include "envpad.h"
+#include "owned_dirs.h"
 #include "rigor/plugin.h"
 
 static void restore_signals(void) {
@@ -52,28 +52,6 @@ pid_t rigor_spawn_fork(const rigor_child_args_t *args, int *read_fd) {
   return pid;
 }
 
-/* Folders of runs whose rigor died (SIGKILL leaves them): "rigor-run-PID-XXXXXX" of a PID
- * that is gone. */
-static void sweep_stale_folders(const char *tmp) {
-  DIR *d = opendir(tmp);
-  if (!d) return;
-  struct dirent *e;
-  while ((e = readdir(d))) {
-    int pid = 0;
-    if (sscanf(e->d_name, "rigor-run-%d-", &pid) != 1 || pid <= 0) continue;
-    if (kill(pid, 0) == 0 || errno != ESRCH) continue;
-    char path[PATH_MAX];
-    const char *const files[] = {"spec.json", "out.fifo"};
-    for (size_t i = 0; i < 2; i++) {
-      snprintf(path, sizeof path, "%s/%s/%s", tmp, e->d_name, files[i]);
-      unlink(path);
-    }
-    snprintf(path, sizeof path, "%s/%s", tmp, e->d_name);
-    rmdir(path);
-  }
-  closedir(d);
-}
-
 static char *substitute(const char *tmpl, const char *ranks) {
   const char *at = strstr(tmpl, "{ranks}");
   if (!at) return strdup(tmpl);
@@ -87,10 +65,8 @@ static char *substitute(const char *tmpl, const char *ranks) {
  * nothing is left: no folder, no file. */
 static int write_spec_file(const json_t *spec, rigor_spawn_t *sp, char *path, size_t len, char *err,
                            size_t errlen) {
-  const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-  sweep_stale_folders(tmp);
-  snprintf(sp->dir, sizeof sp->dir, "%s/rigor-run-%d-XXXXXX", tmp, (int)getpid());
-  if (!mkdtemp(sp->dir)) {
+  /* Named after rigor's pid, so that the next rigor removes it when a SIGKILL left it. */
+  if (rigor_owned_dir_make("rigor-run", sp->dir, sizeof sp->dir) != 0) {
     snprintf(err, errlen, "cannot create a temporary folder: %s", strerror(errno));
     goto fail_folder;
   }

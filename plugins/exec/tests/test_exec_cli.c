@@ -71,8 +71,8 @@ static void test_commands_need_allow_and_plan_lists_them(void **state) {
   char *cfg = config_in(dir, "gate.yaml", yaml);
   cmd_result_t r = rigor("run", cfg, false);
   assert_int_equal(r.exit_code, 2);
-  assert_contains(r.err, "would execute external commands (see `rigor plan`); rerun with "
-                         "--allow-commands");
+  assert_contains(r.err, "would execute external commands (see `rigor plan`); nothing was run: "
+                         "rerun with --allow-commands");
   cmd_result_free(&r);
   char *planted = path_join(dir, "PLANTED");
   assert_int_not_equal(access(planted, F_OK), 0);
