@@ -10,6 +10,7 @@
 #include "forest.h"
 #include "report.h"
 #include "rigor/plugin.h"
+#include "tally.h"
 
 static json_t *real(double v) {
   return isfinite(v) ? json_real(v) : json_null();
@@ -237,8 +238,13 @@ rigor_doc_t *rigor_comparison_doc(const rigor_comparison_t *c) {
   rigor_doc_table(doc, t);
   rigor_doc_figure(doc, comparison_forest, &c, sizeof c);
   rigor_doc_notes(doc, json_incref(c->notes));
-  rigor_doc_text(doc, "threshold %.2f%%, alpha %.2g (Holm); %s%s", o->threshold * 100, o->alpha,
-                 c->regression ? "REGRESSION: some rows are slower" : "no regression",
+  rigor_tally_t tally = {{0}};
+  for (size_t i = 0; i < c->n_rows; i++)
+    tally.count[c->rows[i].verdict]++;
+  char counted[600];
+  rigor_tally_line(&tally, "row", counted, sizeof counted);
+  rigor_doc_text(doc, "threshold %.2f%%, alpha %.2g (Holm); %s%s%s", o->threshold * 100, o->alpha,
+                 counted, c->regression ? "; REGRESSION: some rows are slower" : "",
                  c->failed ? "; FAILED: some rows have a verdict of --fail-on" : "");
   return doc;
 }
