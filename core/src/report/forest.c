@@ -95,11 +95,9 @@ void rigor_forest_svg(FILE *out, const char *heading, const char *axis_title,
   }
   rigor_chart_close(out);
   fprintf(out,
-          "<p class=\"legend\">bar: 95%% interval; dot: the ratio (withheld when imprecise); "
-          "solid line: 1 (no change); dashed: the threshold (±%.2g%%); colour: verdict "
-          "(<span style=\"color:%s\">&#9632;</span> worse, <span style=\"color:%s\">&#9632;</span> "
-          "better, <span style=\"color:%s\">&#9632;</span> same, <span "
-          "style=\"color:%s\">&#9632;</span> undecided)</p>\n",
-          threshold * 100, rigor_chart_worse, rigor_chart_better, rigor_chart_same,
-          rigor_chart_undecided);
+          "<p class=\"legend\">bar: 95%% interval; dot: the ratio; solid line: 1 (no change); "
+          "dashed: the threshold (±%.2g%%); ",
+          threshold * 100);
+  rigor_chart_verdict_legend(out);
+  fputs("</p>\n", out);
 }

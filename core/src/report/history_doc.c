@@ -2,11 +2,30 @@
 #include <string.h>
 
 #include "history_doc.h"
+#include "label_parts.h"
 #include "report.h"
+
+void rigor_history_series_title(const rigor_series_t *s, char *buf, size_t len) {
+  const char *parts[] = {s->experiment, s->variant, s->point_label, s->metric};
+  rigor_label_join(buf, len, " / ", parts, 4);
+}
+
+/* One unit for a series' times, from its values and intervals: never µs beside ms. */
+static rigor_unit_t series_unit(const rigor_series_t *s) {
+  double lo = INFINITY, hi = -INFINITY;
+  for (size_t i = 0; i < s->n_points; i++) {
+    double v[3] = {s->points[i].value, s->points[i].lo, s->points[i].hi};
+    for (int k = 0; k < 3; k++)
+      if (isfinite(v[k]) && v[k] > 0) lo = fmin(lo, v[k]), hi = fmax(hi, v[k]);
+  }
+  return rigor_unit_for(RIGOR_COL_TIME, isfinite(lo) ? lo : 1, isfinite(hi) ? hi : 1);
+}
 
 static void fmt_value(const rigor_series_t *s, double v, char *buf, size_t len) {
   if (strcmp(s->metric, "time") == 0) {
-    rigor_fmt_time(buf, len, v);
+    rigor_unit_t u = series_unit(s);
+    rigor_unit_format(&u, RIGOR_COL_TIME, v, buf, len);
+    if (isfinite(v)) snprintf(buf + strlen(buf), len - strlen(buf), " %s", u.name);
     return;
   }
   rigor_fmt_number(buf, len, v);
@@ -22,11 +41,12 @@ static void fmt_change(const rigor_history_change_t *c, char *buf, size_t len) {
 }
 
 static rigor_table_t *points_table(const rigor_history_t *h, const rigor_series_t *s) {
-  char title[1400];
+  char title[1400], name[1000];
+  rigor_history_series_title(s, name, sizeof name);
   snprintf(title, sizeof title,
            "%s (%s is better): %zu points, %zu stable; detector p <= %.3g, magnitude > %.3g%%, "
            "window %u",
-           s->name, s->higher_better ? "higher" : "lower", s->n_points, s->n_stable,
+           name, s->higher_better ? "higher" : "lower", s->n_points, s->n_stable,
            s->cpd.significance, s->cpd.min_magnitude * 100, s->cpd.window);
   static const char *const hd[] = {"commit",        "date", "runs",    "median",
                                    "95% CI (runs)", "CV",   "verdict", "change point"};
