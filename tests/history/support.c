@@ -39,7 +39,12 @@ static void sample(FILE *f, const hx_spec_t *s, uint32_t run, uint32_t attempt, 
           "\"status\":\"ok\",\"window\":\"wall\",\"time_s\":%.12g,\"wall_s\":%.12g,\"iters\":10,"
           "\"agg\":1,\"bytes\":1000000,\"rates\":{\"bytes_per_s\":%.12g}",
           s->name, run, attempt, cycle, s->point, t, t, 1e6 / t);
-  if (s->metric) fprintf(f, ",\"metrics\":{\"%s\":%.12g}", s->metric, s->metric_value / t * 1e-3);
+  if (s->metric || s->flag) {
+    fputs(",\"metrics\":{", f);
+    if (s->metric) fprintf(f, "\"%s\":%.12g", s->metric, s->metric_value / t * 1e-3);
+    if (s->flag) fprintf(f, "%s\"%s\":1", s->metric ? "," : "", s->flag);
+    fputs("}", f);
+  }
   fputs("}\n", f);
 }
 
@@ -62,8 +67,10 @@ size_t hx_write(const char *path, const hx_spec_t *s) {
   for (uint32_t r = 0; r < s->runs; r++)
     fprintf(f, "%s[0]", r ? "," : "");
   fprintf(f, "]},\"plugin\":{\"name\":\"null\",\"version\":\"1.0\",\"metrics\":[{\"name\":"
-             "\"throughput\",\"unit\":\"items/s\",\"better\":\"higher\"}]},\"identity\":{\"cpu\":"
-             "{\"model\":\"Test CPU\"}},\"rigor\":{\"version\":\"0\",\"git\":\"x\"}}\n");
+             "\"throughput\",\"unit\":\"items/s\",\"better\":\"higher\"}");
+  if (s->flag) fprintf(f, ",{\"name\":\"%s\",\"unit\":\"bool\",\"better\":\"higher\"}", s->flag);
+  fprintf(f, "]},\"identity\":{\"cpu\":{\"model\":\"Test CPU\"}},\"rigor\":{\"version\":"
+             "\"0\",\"git\":\"x\"}}\n");
   if (s->orphan_attempt) {
     for (uint32_t c = 0; c < s->cycles; c++, lines++)
       sample(f, s, 0, 0, c, s->level);

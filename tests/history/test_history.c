@@ -261,6 +261,31 @@ static void test_unstable_point_left_out(void **state) {
   expect_output(f, "not judged hist/default/kernels=triad/time: unstable (CV");
 }
 
+/* A 0/1 metric declared with unit bool is a flag: shown at every commit, never a series the
+ * time's spread or the detector judges. */
+static void test_flag_is_shown_not_judged(void **state) {
+  fixture_t *f = *state;
+  hx_spec_t spec;
+  hx_defaults(&spec);
+  spec.flag = "nt_stores";
+  spec.sd_cycle = 0.4; /* the time is unstable; the flag is not judged by it */
+  history(f, 3, 99, 0, &spec);
+  assert_int_equal(sh(f, RIGOR_EXE " history check --db '%s' --commit c02", f->url), 0);
+  expect_output(f, "flag       hist/default/kernels=triad/nt_stores: on at this commit (a flag");
+  expect_output(f, "c02: 1 series (and 1 flags, not judged), 0 regressions");
+  char *out = output(f);
+  assert_null(strstr(out, "nt_stores: unstable"));
+  free(out);
+  json_t *doc = history_json(f, "");
+  json_t *s = series_named(doc, "hist/default/kernels=triad/nt_stores");
+  assert_string_equal(json_string_value(json_object_get(s, "kind")), "flag");
+  assert_int_equal(json_array_size(json_object_get(s, "change_points")), 0);
+  json_decref(doc);
+  assert_int_equal(sh(f, RIGOR_EXE " history --db '%s'", f->url), 0);
+  expect_output(f, "hist / default / kernels=triad / nt_stores: a flag (unit bool), shown, not "
+                   "judged: c00 on, c01 on, c02 on");
+}
+
 static void test_detector_parameters(void **state) {
   fixture_t *f = *state;
   hx_spec_t spec;
@@ -351,6 +376,11 @@ static void test_store_commands(void **state) {
       sh(f, "RIGOR_DB='%s' " RIGOR_EXE " store add '%s' --commit abcdef0 --tag k=v", f->url, path),
       0);
   expect_output(f, "3 runs, 15 samples");
+  /* The first import creates the store: no migration from a version 0 there never was. */
+  expect_output(f, ": created (schema version ");
+  char *first = output(f);
+  assert_null(strstr(first, "schema version 0 ->"));
+  free(first);
   assert_int_equal(
       sh(f, "RIGOR_DB='%s' " RIGOR_EXE " store add '%s' --commit abcdef0", f->url, path), 0);
   expect_output(f, "already stored (3 runs): nothing added");
@@ -433,6 +463,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup_teardown(test_short_history_uses_ab, setup, teardown),
       cmocka_unit_test_setup_teardown(test_one_run_is_no_verdict, setup, teardown),
       cmocka_unit_test_setup_teardown(test_unstable_point_left_out, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_flag_is_shown_not_judged, setup, teardown),
       cmocka_unit_test_setup_teardown(test_detector_parameters, setup, teardown),
       cmocka_unit_test_setup_teardown(test_html_page, setup, teardown),
       cmocka_unit_test_setup_teardown(test_store_commands, setup, teardown),

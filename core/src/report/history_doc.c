@@ -85,7 +85,29 @@ static rigor_table_t *points_table(const rigor_history_t *h, const rigor_series_
   return t;
 }
 
+/* A flag is shown as the state it was in at each commit, a line, with no trend and no detector. */
+static void add_flag(rigor_doc_t *doc, const rigor_history_t *h, const rigor_series_t *s) {
+  char name[1000], states[1200] = "";
+  rigor_history_series_title(s, name, sizeof name);
+  size_t used = 0;
+  for (size_t i = 0; i < s->n_points && used < sizeof states; i++) {
+    char label[64];
+    rigor_history_commit_label(h, s->points[i].commit, label, sizeof label);
+    double v = s->points[i].value;
+    int k = snprintf(states + used, sizeof states - used, "%s%s %s", i ? ", " : "", label,
+                     v == 1   ? "on"
+                     : v == 0 ? "off"
+                              : "mixed");
+    used += k > 0 ? (size_t)k : 0;
+  }
+  rigor_doc_text(doc, "%s: a flag (unit bool), shown, not judged: %s", name, states);
+}
+
 static void add_series(rigor_doc_t *doc, const rigor_history_t *h, const rigor_series_t *s) {
+  if (s->flag) {
+    add_flag(doc, h, s);
+    return;
+  }
   rigor_doc_table(doc, points_table(h, s));
   if (!s->n_changes) {
     rigor_doc_text(doc, "%s: no change point", s->name);
