@@ -174,6 +174,17 @@ static void test_html_report_renders(void **state) {
   assert_null(strstr(html, "<script"));
   assert_null(strstr(html, "src=\"http"));
   free(html);
+  /* The contrasts page of the same file: a forest plot with whole labels and every verdict. */
+  int rc = system(RIGOR_EXE " compare --axis timing.warmup --format html -o " DIR "/axis.html " DIR
+                            "/r.jsonl");
+  assert_true(rc == 0 || rc == 4 << 8);
+  html = slurp(DIR "/axis.html");
+  assert_non_null(html);
+  assert_non_null(strstr(html, "<h4>contrasts: level / reference (right of 1 is slower)</h4>"));
+  assert_no_overlapping_labels(html);
+  assert_whole_labels(html);
+  assert_every_verdict_in_legend(html);
+  free(html);
   if (system("command -v chromium >/dev/null 2>&1") != 0) {
     print_message("chromium not installed: rendering check skipped\n");
     skip();
@@ -183,6 +194,8 @@ static void test_html_report_renders(void **state) {
   fputs("<!DOCTYPE html><html><body></body></html>\n", blank);
   fclose(blank);
   assert_int_equal(screenshot(DIR "/r.html", DIR "/r.png", DIR "/r.log"), 0);
+  assert_int_equal(screenshot(DIR "/axis.html", DIR "/axis.png", DIR "/axis.log"), 0);
+  assert_true(file_size(DIR "/axis.png") > 10000);
   assert_int_equal(screenshot(DIR "/blank.html", DIR "/blank.png", DIR "/blank.log"), 0);
   /* A white page compresses to a few KB; the report's tables and charts do not. */
   long report = file_size(DIR "/r.png"), empty = file_size(DIR "/blank.png");

@@ -1,7 +1,9 @@
 /* rigor store and rigor history as a user runs them, against SQLite and PostgreSQL (argv[1]):
  * series, change points, the CI gate's exit codes, the formats, the page in Chromium. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -314,6 +316,39 @@ static long file_size(const char *path) {
   return stat(path, &st) == 0 ? (long)st.st_size : -1;
 }
 
+/* The trend chart's y ticks (labels anchored at their end, plain numbers) step by 1, 2 or 5
+ * times a power of ten, and every point's centre lies between the lowest and highest tick. */
+static void assert_trend_axis(const char *html) {
+  const char *svg = strstr(html, "<svg"), *stop = svg ? strstr(svg, "</svg>") : NULL;
+  assert_non_null(stop);
+  double ys[64], vals[64];
+  size_t n = 0;
+  for (const char *p = svg; (p = strstr(p, "<text ")) && p < stop && n < 64; p++) {
+    double x, y, v;
+    char tail[8];
+    if (sscanf(p, "<text x=\"%lf\" y=\"%lf\" text-anchor=\"end\">%lf%7[<]", &x, &y, &v, tail) == 4)
+      ys[n] = y - 4, vals[n++] = v;
+  }
+  assert_true(n >= 3);
+  double top = ys[0], bottom = ys[0];
+  for (size_t i = 1; i < n; i++) {
+    double d = fabs(vals[i] - vals[i - 1]), mantissa = d / pow(10, floor(log10(d)));
+    bool nice = fabs(mantissa - 1) < 1e-6 || fabs(mantissa - 2) < 1e-6 ||
+                fabs(mantissa - 5) < 1e-6 || fabs(mantissa - 10) < 1e-6;
+    if (!nice) print_message("tick step %g is not 1-2-5\n", d);
+    assert_true(nice);
+    top = fmin(top, ys[i]), bottom = fmax(bottom, ys[i]);
+  }
+  size_t points = 0;
+  for (const char *p = svg; (p = strstr(p, "<circle cx=\"")) && p < stop; p++) {
+    double cx, cy;
+    assert_int_equal(sscanf(p, "<circle cx=\"%lf\" cy=\"%lf\"", &cx, &cy), 2);
+    assert_true(cy >= top - 0.5 && cy <= bottom + 0.5);
+    points++;
+  }
+  assert_int_equal(points, 30);
+}
+
 static void test_html_page(void **state) {
   fixture_t *f = *state;
   hx_spec_t spec;
@@ -329,6 +364,11 @@ static void test_html_page(void **state) {
   assert_non_null(strstr(html, "class=\"change\""));
   assert_non_null(strstr(html, ">c20</text>"));
   assert_non_null(strstr(html, "<td class=\"bad\">regression</td>"));
+  /* The series is named by its parts, its axis ticks step by 1, 2 or 5 in one unit, and every
+   * point lies inside the span of the ticks (the frame). */
+  assert_non_null(strstr(html, "<h4>hist / default / kernels=triad / time</h4>"));
+  assert_non_null(strstr(html, "time per operation (ms)"));
+  assert_trend_axis(html);
   assert_null(strstr(html, "<script"));
   assert_null(strstr(html, "src=\"http"));
   free(html);

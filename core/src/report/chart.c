@@ -220,9 +220,9 @@ void rigor_chart_x_axis(FILE *out, const rigor_frame_t *f, const rigor_axis_t *x
   for (size_t i = 0; i < x->n_ticks; i++) {
     rigor_axis_tick_label(x, x->ticks[i], label, sizeof label);
     widest = fmax(widest, rigor_chart_text_width(label));
-    if (i)
-      spacing = fmin(spacing,
-                     fabs(rigor_frame_x(f, x, x->ticks[i]) - rigor_frame_x(f, x, x->ticks[i - 1])));
+    double gap =
+        i ? fabs(rigor_frame_x(f, x, x->ticks[i]) - rigor_frame_x(f, x, x->ticks[i - 1])) : 0;
+    if (gap > 0.5) spacing = fmin(spacing, gap);
   }
   size_t every = rigor_chart_label_every(x->n_ticks, spacing, widest);
   for (size_t i = 0; i < x->n_ticks; i++) {

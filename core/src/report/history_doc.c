@@ -110,7 +110,9 @@ static void add_series(rigor_doc_t *doc, const rigor_history_t *h, const rigor_s
   }
   rigor_doc_table(doc, points_table(h, s));
   if (!s->n_changes) {
-    rigor_doc_text(doc, "%s: no change point", s->name);
+    char name[1000];
+    rigor_history_series_title(s, name, sizeof name);
+    rigor_doc_text(doc, "%s: no change point", name);
   } else {
     static const char *const hd[] = {"commit",      "change",     "95% CI", "p",
                                      "mean before", "mean after", "verdict"};

@@ -12,7 +12,7 @@
  * and their intervals; each commit sits in the middle of its own slot, so that the first and
  * last points stay inside the frame. */
 
-enum { VIEW_W = 1200, LEFT = 110, RIGHT = 30, TOP = 28, PLOT_H = 260, BOTTOM = 110 };
+enum { VIEW_W = 1200, LEFT = 110, RIGHT = 30, TOP = 28, PLOT_H = 260, BOTTOM = 84 };
 
 static bool is_time(const rigor_series_t *s) {
   return strcmp(s->metric, "time") == 0;
