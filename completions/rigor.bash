@@ -110,7 +110,7 @@ _rigor() {
       COMPREPLY=($(compgen -W "undetermined inconclusive invalid incomparable missing" -- "$cur"))
       return
       ;;
-    --threshold | --seed | --metric | --ignore-identity | --commit | --date | --branch | --tag | \
+    --threshold | --seed | --metric | --ignore-identity | --map | --commit | --date | --branch | --tag | \
       --import | --experiment | --series | --upto | --significance | --min-magnitude | --window | \
       --axis | --ref | --candidate | --build)
       return

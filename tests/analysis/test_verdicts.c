@@ -196,11 +196,31 @@ static void test_fail_on_and_vacuous(void **state) {
                               "inconclusive, invalid, incomparable or missing, not 'slowish'"));
   free(out);
 
-  /* No experiment in common: nothing was compared. */
+  /* The closing line counts what was judged and what could not be. */
+  assert_int_equal(run_rigor("compare " DIR "/fo_base.jsonl " DIR "/fo_cand.jsonl", &out), 0);
+  assert_non_null(strstr(out, "could not be judged: "));
+  assert_null(strstr(out, "no regression"));
+  free(out);
+
+  /* No experiment in common: one line that says what each file holds, and no table. */
   s.name = "other";
   fx_write(DIR "/fo_other.jsonl", &s);
   assert_int_equal(run_rigor("compare " DIR "/fo_base.jsonl " DIR "/fo_other.jsonl", &out), 1);
-  assert_non_null(strstr(out, "nothing was compared: no row is in both files"));
+  assert_non_null(strstr(out, "share nothing: BASE holds "));
+  assert_non_null(strstr(out, "CAND holds other (2 rows)"));
+  assert_null(strstr(out, "only in BASE"));
+  free(out);
+
+  /* --map compares the experiments by their other name. */
+  assert_int_equal(
+      run_rigor("compare --map exp=other " DIR "/fo_base.jsonl " DIR "/fo_other.jsonl", &out), 0);
+  assert_non_null(strstr(out, "compared with other in CAND (--map)"));
+  assert_non_null(strstr(out, "could not be judged: 2 missing"));
+  free(out);
+  assert_int_equal(
+      run_rigor("compare --map nosuch=other " DIR "/fo_base.jsonl " DIR "/fo_other.jsonl", &out),
+      2);
+  assert_non_null(strstr(out, "has no experiment nosuch"));
   free(out);
 }
 

@@ -41,7 +41,12 @@ static void sample(FILE *f, const hx_spec_t *s, uint32_t run, uint32_t attempt, 
           "\"status\":\"ok\",\"window\":\"wall\",\"time_s\":%.12g,\"wall_s\":%.12g,\"iters\":10,"
           "\"agg\":1,\"bytes\":1000000,\"rates\":{\"bytes_per_s\":%.12g}",
           s->name, run, attempt, cycle, s->point, t, t, 1e6 / t);
-  if (s->metric) fprintf(f, ",\"metrics\":{\"%s\":%.12g}", s->metric, s->metric_value / t * 1e-3);
+  if (s->metric || s->flag) {
+    fputs(",\"metrics\":{", f);
+    if (s->metric) fprintf(f, "\"%s\":%.12g", s->metric, s->metric_value / t * 1e-3);
+    if (s->flag) fprintf(f, "%s\"%s\":1", s->metric ? "," : "", s->flag);
+    fputs("}", f);
+  }
   fputs("}\n", f);
 }
 
@@ -67,9 +72,11 @@ size_t hx_write(const char *path, const hx_spec_t *s) {
   char *unit_text = json_dumps(unit, JSON_ENCODE_ANY);
   fprintf(f,
           "]},\"plugin\":{\"name\":\"null\",\"version\":\"1.0\",\"metrics\":[{\"name\":"
-          "\"throughput\",\"unit\":%s,\"better\":\"higher\"}]},\"identity\":{\"cpu\":"
-          "{\"model\":\"Test CPU\"}},\"rigor\":{\"version\":\"0\",\"git\":\"x\"}}\n",
+          "\"throughput\",\"unit\":%s,\"better\":\"higher\"}",
           unit_text);
+  if (s->flag) fprintf(f, ",{\"name\":\"%s\",\"unit\":\"bool\",\"better\":\"higher\"}", s->flag);
+  fprintf(f, "]},\"identity\":{\"cpu\":{\"model\":\"Test CPU\"}},\"rigor\":{\"version\":"
+             "\"0\",\"git\":\"x\"}}\n");
   free(unit_text);
   json_decref(unit);
   if (s->orphan_attempt) {

@@ -23,6 +23,7 @@ typedef struct hx_spec {
   const char *metric;     /* a plugin metric (higher is better) recorded per sample, or NULL */
   const char *unit;       /* the plugin's unit for `throughput`; NULL for items/s */
   double metric_value;
+  const char *flag;    /* a metric declared with unit bool, 1 in every sample, or NULL */
   bool orphan_attempt; /* an extra attempt 0 of run 0 without a run record */
 } hx_spec_t;
 

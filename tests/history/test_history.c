@@ -1,7 +1,9 @@
 /* rigor store and rigor history as a user runs them, against SQLite and PostgreSQL (argv[1]):
  * series, change points, the CI gate's exit codes, the formats, the page in Chromium. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -261,6 +263,31 @@ static void test_unstable_point_left_out(void **state) {
   expect_output(f, "not judged hist/default/kernels=triad/time: unstable (CV");
 }
 
+/* A 0/1 metric declared with unit bool is a flag: shown at every commit, never a series the
+ * time's spread or the detector judges. */
+static void test_flag_is_shown_not_judged(void **state) {
+  fixture_t *f = *state;
+  hx_spec_t spec;
+  hx_defaults(&spec);
+  spec.flag = "nt_stores";
+  spec.sd_cycle = 0.4; /* the time is unstable; the flag is not judged by it */
+  history(f, 3, 99, 0, &spec);
+  assert_int_equal(sh(f, RIGOR_EXE " history check --db '%s' --commit c02", f->url), 0);
+  expect_output(f, "flag       hist/default/kernels=triad/nt_stores: on at this commit (a flag");
+  expect_output(f, "c02: 1 series (and 1 flags, not judged), 0 regressions");
+  char *out = output(f);
+  assert_null(strstr(out, "nt_stores: unstable"));
+  free(out);
+  json_t *doc = history_json(f, "");
+  json_t *s = series_named(doc, "hist/default/kernels=triad/nt_stores");
+  assert_string_equal(json_string_value(json_object_get(s, "kind")), "flag");
+  assert_int_equal(json_array_size(json_object_get(s, "change_points")), 0);
+  json_decref(doc);
+  assert_int_equal(sh(f, RIGOR_EXE " history --db '%s'", f->url), 0);
+  expect_output(f, "hist / default / kernels=triad / nt_stores: a flag (unit bool), shown, not "
+                   "judged: c00 on, c01 on, c02 on");
+}
+
 static void test_detector_parameters(void **state) {
   fixture_t *f = *state;
   hx_spec_t spec;
@@ -289,6 +316,39 @@ static long file_size(const char *path) {
   return stat(path, &st) == 0 ? (long)st.st_size : -1;
 }
 
+/* The trend chart's y ticks (labels anchored at their end, plain numbers) step by 1, 2 or 5
+ * times a power of ten, and every point's centre lies between the lowest and highest tick. */
+static void assert_trend_axis(const char *html) {
+  const char *svg = strstr(html, "<svg"), *stop = svg ? strstr(svg, "</svg>") : NULL;
+  assert_non_null(stop);
+  double ys[64], vals[64];
+  size_t n = 0;
+  for (const char *p = svg; (p = strstr(p, "<text ")) && p < stop && n < 64; p++) {
+    double x, y, v;
+    char tail[8];
+    if (sscanf(p, "<text x=\"%lf\" y=\"%lf\" text-anchor=\"end\">%lf%7[<]", &x, &y, &v, tail) == 4)
+      ys[n] = y - 4, vals[n++] = v;
+  }
+  assert_true(n >= 3);
+  double top = ys[0], bottom = ys[0];
+  for (size_t i = 1; i < n; i++) {
+    double d = fabs(vals[i] - vals[i - 1]), mantissa = d / pow(10, floor(log10(d)));
+    bool nice = fabs(mantissa - 1) < 1e-6 || fabs(mantissa - 2) < 1e-6 ||
+                fabs(mantissa - 5) < 1e-6 || fabs(mantissa - 10) < 1e-6;
+    if (!nice) print_message("tick step %g is not 1-2-5\n", d);
+    assert_true(nice);
+    top = fmin(top, ys[i]), bottom = fmax(bottom, ys[i]);
+  }
+  size_t points = 0;
+  for (const char *p = svg; (p = strstr(p, "<circle cx=\"")) && p < stop; p++) {
+    double cx, cy;
+    assert_int_equal(sscanf(p, "<circle cx=\"%lf\" cy=\"%lf\"", &cx, &cy), 2);
+    assert_true(cy >= top - 0.5 && cy <= bottom + 0.5);
+    points++;
+  }
+  assert_int_equal(points, 30);
+}
+
 static void test_html_page(void **state) {
   fixture_t *f = *state;
   hx_spec_t spec;
@@ -304,6 +364,11 @@ static void test_html_page(void **state) {
   assert_non_null(strstr(html, "class=\"change\""));
   assert_non_null(strstr(html, ">c20</text>"));
   assert_non_null(strstr(html, "<td class=\"bad\">regression</td>"));
+  /* The series is named by its parts, its axis ticks step by 1, 2 or 5 in one unit, and every
+   * point lies inside the span of the ticks (the frame). */
+  assert_non_null(strstr(html, "<h4>hist / default / kernels=triad / time</h4>"));
+  assert_non_null(strstr(html, "time per operation (ms)"));
+  assert_trend_axis(html);
   assert_null(strstr(html, "<script"));
   assert_null(strstr(html, "src=\"http"));
   free(html);
@@ -370,6 +435,11 @@ static void test_store_commands(void **state) {
       sh(f, "RIGOR_DB='%s' " RIGOR_EXE " store add '%s' --commit abcdef0 --tag k=v", f->url, path),
       0);
   expect_output(f, "3 runs, 15 samples");
+  /* The first import creates the store: no migration from a version 0 there never was. */
+  expect_output(f, ": created (schema version ");
+  char *first = output(f);
+  assert_null(strstr(first, "schema version 0 ->"));
+  free(first);
   assert_int_equal(
       sh(f, "RIGOR_DB='%s' " RIGOR_EXE " store add '%s' --commit abcdef0", f->url, path), 0);
   expect_output(f, "already stored (3 runs): nothing added");
@@ -475,6 +545,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup_teardown(test_short_history_uses_ab, setup, teardown),
       cmocka_unit_test_setup_teardown(test_one_run_is_no_verdict, setup, teardown),
       cmocka_unit_test_setup_teardown(test_unstable_point_left_out, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_flag_is_shown_not_judged, setup, teardown),
       cmocka_unit_test_setup_teardown(test_detector_parameters, setup, teardown),
       cmocka_unit_test_setup_teardown(test_html_page, setup, teardown),
       cmocka_unit_test_setup_teardown(test_html_escapes_a_stored_unit, setup, teardown),

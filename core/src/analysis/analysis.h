@@ -80,6 +80,10 @@ typedef struct rigor_metric_summary {
   char *name;
   size_t n;
   double median, min;
+  /* A flag (rigor_metric_is_flag): shown as on, off or how many samples had it, never judged as
+   * a performance figure. */
+  bool flag;
+  size_t n_set; /* samples at 1, for a flag */
 } rigor_metric_summary_t;
 
 typedef struct rigor_row {
@@ -181,6 +185,12 @@ typedef struct rigor_exp_analysis {
   size_t mismatched_samples; /* samples whose variant is not their run's, not counted */
   json_t *stop;              /* the last stop record (adaptive replication, a deadline), or NULL */
 } rigor_exp_analysis_t;
+
+/* Whether the plugin metric `name` of e is a flag rather than a performance figure. The plugin
+ * ABI declares no kind, so a flag is read from what is there: the metric's declared unit is
+ * "bool" and every value is 0 or 1 (stream's nt_stores). */
+bool rigor_metric_is_flag(const rigor_exp_analysis_t *e, const char *name, const double *values,
+                          size_t n);
 
 typedef struct rigor_analysis {
   json_t *records; /* per file, an array of its experiment and run records (samples are read as

@@ -70,17 +70,18 @@ static const json_t *variant_settings(const rigor_exp_analysis_t *e, uint32_t v)
   return v < e->n_variants ? e->variants[v].settings : NULL;
 }
 
-/* The row's identity across files: experiment, plugin, variant axes and point parameters. */
-static char *row_key(const rigor_exp_analysis_t *e, const rigor_row_t *w) {
+/* The row's identity across files: experiment, plugin, variant axes and point parameters. The
+ * experiment is named by BASE's name on both sides, so that a mapped pair matches. */
+static char *row_key(const rigor_exp_analysis_t *e, const char *name, const rigor_row_t *w) {
   const json_t *settings = variant_settings(e, w->variant);
   const char *plugin = json_string_value(json_object_get(settings, "plugin"));
   if (!plugin)
     plugin = json_string_value(json_object_get(json_object_get(e->record, "plugin"), "name"));
   const json_t *axes = w->variant < e->n_variants ? e->variants[w->variant].axes : NULL;
-  json_t *key = json_pack("{s:s, s:s?, s:O?, s:O?, s:s?, s:s?}", "experiment", e->name, "plugin",
-                          plugin, "axes", axes, "point", w->point_params, "variant_label",
-                          axes ? NULL : w->variant_label, "point_label",
-                          w->point_params ? NULL : w->point_label);
+  json_t *key =
+      json_pack("{s:s, s:s?, s:O?, s:O?, s:s?, s:s?}", "experiment", name, "plugin", plugin, "axes",
+                axes, "point", w->point_params, "variant_label", axes ? NULL : w->variant_label,
+                "point_label", w->point_params ? NULL : w->point_label);
   char *text = json_dumps(key, JSON_COMPACT | JSON_SORT_KEYS);
   json_decref(key);
   return text;
@@ -265,12 +266,12 @@ static int compare_experiments(const rigor_exp_analysis_t *eb, const rigor_exp_a
   bool *matched = calloc(ec->n_rows ? ec->n_rows : 1, sizeof *matched);
   int rc = keys_c && matched ? 0 : RIGOR_ENOMEM;
   for (size_t j = 0; !rc && j < ec->n_rows; j++)
-    keys_c[j] = row_key(ec, &ec->rows[j]);
+    keys_c[j] = row_key(ec, eb->name, &ec->rows[j]);
   for (size_t i = 0; !rc && i < eb->n_rows; i++) {
     rigor_cmp_row_t r = {.experiment = eb->name, .base = &eb->rows[i]};
     r.variant_label = eb->rows[i].variant_label;
     r.point_label = eb->rows[i].point_label;
-    char *kb = row_key(eb, &eb->rows[i]);
+    char *kb = row_key(eb, eb->name, &eb->rows[i]);
     for (size_t j = 0; kb && j < ec->n_rows; j++)
       if (!matched[j] && keys_c[j] && strcmp(kb, keys_c[j]) == 0) {
         r.cand = &ec->rows[j];
@@ -386,6 +387,29 @@ static void decide(rigor_comparison_t *c, const rigor_compare_opts_t *o) {
   free(p), free(adj);
 }
 
+const char *rigor_compare_cand_name(const rigor_compare_opts_t *o, const char *name) {
+  for (size_t i = 0; i < o->n_map; i++) {
+    const char *eq = strchr(o->map[i], '=');
+    if (eq && (size_t)(eq - o->map[i]) == strlen(name) &&
+        strncmp(o->map[i], name, strlen(name)) == 0)
+      return eq + 1;
+  }
+  return name;
+}
+
+/* Whether CAND's experiment `name` is some BASE experiment's partner. */
+static bool in_base(const rigor_analysis_t *base, const rigor_compare_opts_t *o, const char *name) {
+  for (size_t i = 0; i < base->n_exps; i++)
+    if (strcmp(rigor_compare_cand_name(o, base->exps[i].name), name) == 0) return true;
+  return false;
+}
+
+bool rigor_comparison_shares_nothing(const rigor_comparison_t *c) {
+  for (size_t i = 0; i < c->n_rows; i++)
+    if (c->rows[i].base && c->rows[i].cand) return false;
+  return true;
+}
+
 void rigor_comparison_vacuous_reason(const rigor_comparison_t *c, char *buf, size_t len) {
   size_t base_rows = 0, cand_rows = 0, both = 0;
   for (size_t i = 0; i < c->n_rows; i++) {
@@ -440,12 +464,14 @@ static bool of_first_file(const rigor_analysis_t *a, const rigor_exp_analysis_t 
 
 /* A row's level in each file of a side that holds it: the geometric mean of its run medians
  * (one number per session). Returns how many files gave one; levels gets at most cap. */
-static size_t file_levels(const rigor_analysis_t *a, const char *key, double *levels, size_t cap) {
+static size_t file_levels(const rigor_analysis_t *a, const char *exp_name, const char *key_name,
+                          const char *key, double *levels, size_t cap) {
   size_t n = 0;
   for (size_t x = 0; x < a->n_exps && n < cap; x++) {
     const rigor_exp_analysis_t *e = &a->exps[x];
+    if (strcmp(e->name, exp_name) != 0) continue;
     for (size_t r = 0; r < e->n_rows; r++) {
-      char *k = row_key(e, &e->rows[r]);
+      char *k = row_key(e, key_name, &e->rows[r]);
       bool same = k && strcmp(k, key) == 0;
       free(k);
       if (!same) continue;
@@ -493,9 +519,11 @@ static int sessions(rigor_comparison_t *c, const rigor_analysis_t *base,
     for (size_t x = 0; x < base->n_exps && !eb; x++)
       if (of_first_file(base, &base->exps[x]) && !strcmp(base->exps[x].name, r->experiment))
         eb = &base->exps[x];
-    char *key = eb ? row_key(eb, r->base) : NULL;
+    char *key = eb ? row_key(eb, eb->name, r->base) : NULL;
     if (!key) continue;
-    size_t nb = file_levels(base, key, lb, cap), nc = file_levels(cand, key, lc, cap);
+    const char *partner = rigor_compare_cand_name(&c->opts, eb->name);
+    size_t nb = file_levels(base, eb->name, eb->name, key, lb, cap);
+    size_t nc = file_levels(cand, partner, eb->name, key, lc, cap);
     free(key);
     r->files_base = nb, r->files_cand = nc;
     if (nb >= 2 && nc >= 2) {
@@ -535,8 +563,9 @@ int rigor_compare(const rigor_analysis_t *base, const rigor_analysis_t *cand,
   for (size_t i = 0; !rc && i < base->n_exps; i++) {
     const rigor_exp_analysis_t *eb = &base->exps[i], *ec = NULL;
     if (!of_first_file(base, eb)) continue;
+    const char *partner = rigor_compare_cand_name(opts, eb->name);
     for (size_t j = 0; j < cand->n_exps && !ec; j++)
-      if (of_first_file(cand, &cand->exps[j]) && strcmp(cand->exps[j].name, eb->name) == 0)
+      if (of_first_file(cand, &cand->exps[j]) && strcmp(cand->exps[j].name, partner) == 0)
         ec = &cand->exps[j];
     if (!ec) {
       char buf[512];
@@ -546,16 +575,19 @@ int rigor_compare(const rigor_analysis_t *base, const rigor_analysis_t *cand,
         rc = push_missing(c, eb, &eb->rows[r], true, "only in BASE (experiment not in CAND)");
       continue;
     }
+    if (partner != eb->name) {
+      char buf[512];
+      snprintf(buf, sizeof buf, "experiment %s in BASE is compared with %s in CAND (--map)",
+               eb->name, partner);
+      json_array_append_new(c->notes, json_string(buf));
+    }
     size_t before = json_array_size(c->identity_diffs);
     experiment_notes(eb, ec, opts, c);
     rc = compare_experiments(eb, ec, opts, json_array_size(c->identity_diffs) > before, c);
   }
   for (size_t j = 0; j < cand->n_exps; j++) {
-    bool found = false;
     if (!of_first_file(cand, &cand->exps[j])) continue;
-    for (size_t i = 0; i < base->n_exps && !found; i++)
-      found = strcmp(cand->exps[j].name, base->exps[i].name) == 0;
-    if (!found) {
+    if (!in_base(base, opts, cand->exps[j].name)) {
       char buf[512];
       snprintf(buf, sizeof buf, "experiment %s is only in CAND", cand->exps[j].name);
       json_array_append_new(c->notes, json_string(buf));

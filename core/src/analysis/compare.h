@@ -24,6 +24,10 @@ typedef struct rigor_compare_opts {
   /* The sd of a file's level between sessions (a fraction), allowed for in every interval
    * across files; 0 for none. */
   double session_noise;
+  /* "BASE_NAME=CAND_NAME" pairs: BASE's experiment BASE_NAME is compared with CAND's CAND_NAME
+   * (two teams' files of one benchmark under different names). */
+  const char *const *map;
+  size_t n_map;
 } rigor_compare_opts_t;
 void rigor_compare_opts_default(rigor_compare_opts_t *o);
 
@@ -73,6 +77,10 @@ typedef struct rigor_comparison {
   const rigor_exp_analysis_t *sides[2];
 } rigor_comparison_t;
 
+/* Whether no row is in both files (no experiment, variant and point in common). */
+bool rigor_comparison_shares_nothing(const rigor_comparison_t *c);
+/* The CAND experiment that BASE's experiment `name` is compared with (opts.map, else itself). */
+const char *rigor_compare_cand_name(const rigor_compare_opts_t *o, const char *name);
 /* Why nothing could be compared (n_compared == 0), for the message of the exit 1. */
 void rigor_comparison_vacuous_reason(const rigor_comparison_t *c, char *buf, size_t len);
 /* A comma-separated list of verdict names as fail_on bits; RIGOR_EINVAL naming a bad one. */

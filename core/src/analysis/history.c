@@ -98,6 +98,7 @@ static long series_for(builder_t *b, const rigor_exp_analysis_t *e, const rigor_
   const char *better = json_string_value(json_object_get(decl, "better"));
   s->unit = strdup(is_time ? "s" : unit ? unit : "");
   s->higher_better = better && strcmp(better, "higher") == 0;
+  s->flag = !is_time; /* until a point says otherwise */
   if (!s->experiment || !s->variant || !s->point_label || !s->metric || !s->name || !s->unit) {
     free_series(s);
     return -1;
@@ -164,11 +165,12 @@ static void run_interval(const rigor_row_t *w, size_t *runs, double *lo, double 
 }
 
 static int add_point(builder_t *b, const rigor_exp_analysis_t *e, const rigor_row_t *w,
-                     size_t commit, const char *metric, double value) {
+                     size_t commit, const char *metric, double value, bool flag) {
   long at = series_for(b, e, w, metric);
   if (at == -2) return 0;
   if (at < 0) return RIGOR_ENOMEM;
   rigor_series_t *s = &b->h->series[at];
+  s->flag = s->flag && flag;
   rigor_history_point_t *pts = realloc(s->points, (s->n_points + 1) * sizeof *pts);
   if (!pts) return RIGOR_ENOMEM;
   s->points = pts;
@@ -186,6 +188,11 @@ static int add_point(builder_t *b, const rigor_exp_analysis_t *e, const rigor_ro
   run_interval(w, &p->runs, &p->lo, &p->hi);
   if (!is_time) p->lo = p->hi = NAN;
   p->cv = is_time ? w->time.cv : NAN;
+  if (flag && isfinite(value)) {
+    /* A flag is exact in every sample: the time's spread says nothing of it. */
+    p->verdict = RIGOR_VERDICT_STABLE;
+    p->reason[0] = '\0';
+  }
   if (!isfinite(value) && p->verdict == RIGOR_VERDICT_STABLE) {
     p->verdict = RIGOR_VERDICT_NO_DATA;
     snprintf(p->reason, sizeof p->reason, "no value");
@@ -200,9 +207,10 @@ static int add_commit(builder_t *b, const rigor_analysis_t *a, size_t commit) {
     const rigor_exp_analysis_t *e = &a->exps[x];
     for (size_t r = 0; !rc && r < e->n_rows; r++) {
       const rigor_row_t *w = &e->rows[r];
-      rc = add_point(b, e, w, commit, "time", w->n ? w->time.median : NAN);
+      rc = add_point(b, e, w, commit, "time", w->n ? w->time.median : NAN, false);
       for (size_t m = 0; !rc && m < w->n_metrics; m++)
-        rc = add_point(b, e, w, commit, w->metrics[m].name, w->metrics[m].median);
+        rc = add_point(b, e, w, commit, w->metrics[m].name, w->metrics[m].median,
+                       w->metrics[m].flag);
     }
   }
   return rc;
@@ -269,6 +277,7 @@ static void resolve_cpd(const rigor_history_opts_t *o, const gate_cpd_t *g, rigo
 }
 
 static int detect(rigor_series_t *s) {
+  if (s->flag) return 0; /* a flag changes on purpose; it has no performance trend */
   double *y = malloc((s->n_points ? s->n_points : 1) * sizeof *y);
   size_t *where = malloc((s->n_points ? s->n_points : 1) * sizeof *where);
   if (!y || !where) return free(y), free(where), RIGOR_ENOMEM;

@@ -52,6 +52,9 @@ typedef struct rigor_series {
   char *experiment, *variant, *point_label, *metric, *unit;
   char *name; /* EXP/VARIANT/POINT/METRIC */
   bool higher_better;
+  /* A flag (rigor_metric_is_flag at every commit): its points are shown, never judged, and the
+   * detector does not run on it. */
+  bool flag;
   rigor_history_point_t *points;
   size_t n_points;
   rigor_history_change_t *changes;

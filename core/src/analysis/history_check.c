@@ -6,9 +6,9 @@
 #include "history.h"
 #include "rigor/plugin.h"
 
-typedef enum { JUDGED_OK = 0, JUDGED_REGRESSION, NOT_JUDGED } judgement_t;
+typedef enum { JUDGED_OK = 0, JUDGED_REGRESSION, NOT_JUDGED, FLAG } judgement_t;
 
-static const char *const judgement_names[] = {"ok", "regression", "not judged"};
+static const char *const judgement_names[] = {"ok", "regression", "not judged", "flag"};
 
 typedef struct check {
   rigor_store_t *s;
@@ -162,6 +162,14 @@ static json_t *found_now(const rigor_history_t *h, const rigor_series_t *s, size
 static judgement_t judge(check_t *c, const rigor_series_t *s, size_t at, const char **method,
                          char *why, size_t len) {
   const rigor_history_point_t *p = &s->points[at];
+  if (s->flag) {
+    *method = "flag";
+    snprintf(why, len, "%s at this commit (a flag, unit bool: shown, not a performance series)",
+             p->value == 1   ? "on"
+             : p->value == 0 ? "off"
+                             : "mixed");
+    return FLAG;
+  }
   if (p->verdict != RIGOR_VERDICT_STABLE) {
     *method = "gate";
     snprintf(why, len, "%s (%s): left out of detection", rigor_verdict_name(p->verdict), p->reason);
@@ -187,7 +195,7 @@ int rigor_history_check(rigor_store_t *s, const rigor_history_t *h, size_t commi
   char label[64];
   rigor_history_commit_label(h, commit, label, sizeof label);
   json_t *rows = json_array();
-  size_t judged = 0, regressed = 0;
+  size_t judged = 0, regressed = 0, flags = 0;
   for (size_t i = 0; i < h->n_series; i++) {
     const rigor_series_t *ser = &h->series[i];
     size_t at = ser->n_points;
@@ -197,7 +205,8 @@ int rigor_history_check(rigor_store_t *s, const rigor_history_t *h, size_t commi
     char why[1024] = "";
     const char *method = "";
     judgement_t j = judge(&c, ser, at - 1, &method, why, sizeof why);
-    judged++;
+    judged += j != FLAG;
+    flags += j == FLAG;
     regressed += j == JUDGED_REGRESSION;
     json_t *late = found_now(h, ser, at - 1);
     if (json) {
@@ -233,10 +242,12 @@ int rigor_history_check(rigor_store_t *s, const rigor_history_t *h, size_t commi
     json_decref(doc);
   } else {
     json_decref(rows);
-    fprintf(out, "%s: %zu series, %zu regressions: %s\n", label, judged, regressed,
+    char shown[64] = "";
+    if (flags) snprintf(shown, sizeof shown, " (and %zu flags, not judged)", flags);
+    fprintf(out, "%s: %zu series%s, %zu regressions: %s\n", label, judged, shown, regressed,
             regressed ? "REGRESSION" : "no regression");
   }
-  if (!judged) {
+  if (!judged && !flags) {
     snprintf(err, errlen, "commit %s has no series%s", label, " matching the filter");
     return RIGOR_ENOENT;
   }

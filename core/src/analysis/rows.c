@@ -145,8 +145,14 @@ int rigor__finish_row(rigor_exp_analysis_t *e, row_acc_t *ra, run_medians_t *rm)
       if (!acc->first_use) continue;
       dvec_t *d = &acc->values;
       rigor_stats_sort(d->v, d->n);
-      row->metrics[acc->first_use - 1] =
-          (rigor_metric_summary_t){acc->name, d->n, rigor_stats_median_sorted(d->v, d->n), d->v[0]};
+      rigor_metric_summary_t *ms = &row->metrics[acc->first_use - 1];
+      *ms = (rigor_metric_summary_t){.name = acc->name,
+                                     .n = d->n,
+                                     .median = rigor_stats_median_sorted(d->v, d->n),
+                                     .min = d->v[0]};
+      ms->flag = rigor_metric_is_flag(e, acc->name, d->v, d->n);
+      for (size_t i = 0; ms->flag && i < d->n; i++)
+        ms->n_set += d->v[i] == 1;
       acc->name = NULL;
     }
     row->n_metrics = ra->metrics_used;

@@ -6,6 +6,7 @@
 #include "compare_doc.h"
 #include "contrast_doc.h"
 #include "report_view.h"
+#include "tally.h"
 #include "writers.h"
 #include "units.h"
 
@@ -37,6 +38,41 @@ static int exit_for(bool vacuous, bool regression, bool failed, const char *why)
   return regression || failed ? RIGOR_EXIT_REGRESSION : RIGOR_EXIT_OK;
 }
 
+/* "golden-side (1 row), other (2 rows)": the experiments a file holds. */
+static void holdings(const rigor_analysis_t *an, char *buf, size_t len) {
+  size_t used = 0;
+  buf[0] = '\0';
+  for (size_t x = 0; x < an->n_exps && used < len; x++) {
+    int k = snprintf(buf + used, len - used, "%s%s (%zu row%s)", x ? ", " : "", an->exps[x].name,
+                     an->exps[x].n_rows, an->exps[x].n_rows == 1 ? "" : "s");
+    used += k > 0 ? (size_t)k : 0;
+  }
+  if (!an->n_exps) snprintf(buf, len, "no experiment");
+}
+
+/* Each --map BASE_NAME=CAND_NAME names an experiment of each file; a usage error otherwise. */
+static int check_map(const compare_args_t *a, rigor_analysis_t *const an[2]) {
+  for (size_t i = 0; i < a->opts.n_map; i++) {
+    const char *m = a->opts.map[i], *eq = strchr(m, '=');
+    if (!eq || eq == m || !eq[1])
+      return rigor_usage_error(a->cmd, "--map %s: expected BASE_NAME=CAND_NAME", m);
+    for (int s = 0; s < 2; s++) {
+      const char *name = s ? eq + 1 : m;
+      size_t n = s ? strlen(eq + 1) : (size_t)(eq - m);
+      bool found = false;
+      for (size_t x = 0; x < an[s]->n_exps && !found; x++)
+        found = strlen(an[s]->exps[x].name) == n && strncmp(an[s]->exps[x].name, name, n) == 0;
+      if (!found) {
+        char held[1024];
+        holdings(an[s], held, sizeof held);
+        return rigor_usage_error(a->cmd, "--map %s: %s (%s) has no experiment %.*s; it holds %s", m,
+                                 s ? "CAND" : "BASE", a->files[s], (int)n, name, held);
+      }
+    }
+  }
+  return -1;
+}
+
 static int compare_files(const compare_args_t *a) {
   rigor_analysis_t *an[2] = {NULL, NULL};
   size_t n_base = a->n_base ? a->n_base : 1;
@@ -51,8 +87,21 @@ static int compare_files(const compare_args_t *a) {
     }
   }
   rigor_comparison_t *c = NULL;
-  int code;
-  if (rigor_compare(an[0], an[1], &a->opts, &c) == 0) {
+  int code = check_map(a, an);
+  if (code >= 0) {
+    /* a usage error, already printed */
+  } else if (rigor_compare(an[0], an[1], &a->opts, &c) == 0 && c->n_rows &&
+             rigor_comparison_shares_nothing(c)) {
+    /* A table of rows that are all missing says less than one line. */
+    char held[2][1024];
+    holdings(an[0], held[0], sizeof held[0]);
+    holdings(an[1], held[1], sizeof held[1]);
+    fprintf(stderr,
+            "rigor compare: %s and %s share nothing: BASE holds %s; CAND holds %s "
+            "(--map BASE_NAME=CAND_NAME compares experiments by another name)\n",
+            side_files[0][0], side_files[1][0], held[0], held[1]);
+    code = RIGOR_EXIT_RUN_FAILED;
+  } else if (c) {
     rigor_doc_t *doc = rigor_comparison_doc(c);
     bool bad_view = doc && rigor_report_view_apply(&a->view, "compare", doc);
     FILE *out = doc && !bad_view ? rigor_output_open(a->cmd, a->out_path) : NULL;
@@ -64,11 +113,11 @@ static int compare_files(const compare_args_t *a) {
     code = bad_view  ? RIGOR_EXIT_USAGE
            : written ? exit_for(c->n_compared == 0, c->regression, c->failed, why)
                      : RIGOR_EXIT_CANNOT_WRITE;
-    rigor_comparison_free(c);
   } else {
     fprintf(stderr, "rigor compare: out of memory\n");
     code = RIGOR_EXIT_RUN_FAILED;
   }
+  rigor_comparison_free(c);
   rigor_analysis_free(an[0]);
   rigor_analysis_free(an[1]);
   return code;
@@ -108,12 +157,14 @@ static int compare_axis(const compare_args_t *a) {
   }
   bool regression = false, failed = false;
   size_t compared = 0;
+  rigor_tally_t tally = {{0}};
   json_t *all = json_array();
   for (size_t i = 0; i < n_sets; i++) {
     regression = regression || sets[i]->regression;
     for (size_t k = 0; k < sets[i]->n; k++) {
       const rigor_contrast_t *c = &sets[i]->items[k];
       failed = failed || (a->opts.fail_on & (1u << c->verdict));
+      tally.count[c->verdict]++;
       compared += c->n_pairs > 0 || c->exact;
     }
     json_t *part = rigor_contrasts_json(sets[i]);
@@ -136,7 +187,9 @@ static int compare_axis(const compare_args_t *a) {
       rigor_doc_heading(doc, 2, "experiment %s", sets[i]->exp->name);
       rigor_contrasts_doc(doc, sets[i]);
     }
-    rigor_doc_text(doc, "%s%s", regression ? "REGRESSION: some levels are slower" : "no regression",
+    char counted[600];
+    rigor_tally_line(&tally, "contrast", counted, sizeof counted);
+    rigor_doc_text(doc, "%s%s%s", counted, regression ? "; REGRESSION: some levels are slower" : "",
                    failed ? "; FAILED: some contrasts have a verdict of --fail-on" : "");
     bad_view = rigor_report_view_apply(&a->view, "compare", doc) != 0;
   }
@@ -179,7 +232,7 @@ int rigor_cmd_compare(int argc, char **argv) {
   rigor_compare_opts_default(&a.opts);
   const char *threshold = NULL, *seed = NULL, *fail_on = NULL, *format = NULL, *table = NULL,
              *columns = NULL, *width = NULL, *session_noise = NULL;
-  rigor_strings_t ignore = {0}, files = {0};
+  rigor_strings_t ignore = {0}, files = {0}, map = {0};
   const rigor_option_t options[] = {
       {"threshold", 0, "PCT", "the smallest change that counts (2% or 0.02; default 2%)",
        .value = &threshold},
@@ -195,6 +248,8 @@ int rigor_cmd_compare(int argc, char **argv) {
       {"output", 'o', "OUT", "write to OUT instead of standard output", .value = &a.out_path},
       {"ignore-identity", 0, "PATH", "do not compare this identity field (repeatable)",
        .list = &ignore},
+      {"map", 0, "BASE_NAME=CAND_NAME",
+       "compare BASE's experiment BASE_NAME with CAND's CAND_NAME (repeatable)", .list = &map},
       {"seed", 0, "N", "the bootstrap's random seed", .value = &seed},
       {"axis", 0, "AXIS", "one FILE: compare the levels of AXIS", .value = &a.axis},
       {"ref", 0, "LEVEL", "with --axis: the reference level (default: the first)", .value = &a.ref},
@@ -231,6 +286,7 @@ int rigor_cmd_compare(int argc, char **argv) {
     code = RIGOR_EXIT_USAGE;
   a.files = files.v, a.n_files = files.n;
   a.opts.ignore_identity = ignore.v, a.opts.n_ignore = ignore.n;
+  a.opts.map = map.v, a.opts.n_map = map.n;
   if (code >= 0) {
     /* help, or a usage error already printed */
   } else if (a.axis && a.n_files == 1)
@@ -247,6 +303,7 @@ int rigor_cmd_compare(int argc, char **argv) {
   else
     code = compare_files(&a);
   rigor_strings_free(&ignore);
+  rigor_strings_free(&map);
   rigor_strings_free(&files);
   return code;
 }

@@ -60,7 +60,11 @@ static int migrate(rigor_store_t *s, const char *sub, const char *url, bool quie
     fprintf(stderr, "rigor store %s: %s: %s\n", sub, url, err);
     return RIGOR_EXIT_USAGE;
   }
-  if (!quiet && from != to) fprintf(stderr, "%s: schema version %d -> %d\n", url, from, to);
+  /* An empty database has schema version 0: bringing it to the current one creates the store. */
+  if (!quiet && from == 0 && to > 0)
+    fprintf(stderr, "%s: created (schema version %d)\n", url, to);
+  else if (!quiet && from != to)
+    fprintf(stderr, "%s: schema version %d -> %d\n", url, from, to);
   return 0;
 }
 

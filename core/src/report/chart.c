@@ -14,6 +14,50 @@ static const char *const palette[] = {"#0072B2", "#D55E00", "#009E73", "#E69F00"
 const char *const rigor_chart_worse = "#D55E00", *const rigor_chart_better = "#009E73",
                   *const rigor_chart_same = "#0072B2", *const rigor_chart_undecided = "#999999";
 
+const char *rigor_chart_verdict_color(rigor_cmp_verdict_t v) {
+  switch (v) {
+  case RIGOR_CMP_SLOWER:
+    return rigor_chart_worse;
+  case RIGOR_CMP_FASTER:
+    return rigor_chart_better;
+  case RIGOR_CMP_SAME:
+    return rigor_chart_same;
+  case RIGOR_CMP_INVALID:
+    return "#000000";
+  case RIGOR_CMP_INCOMPARABLE:
+    return "#CC79A7";
+  case RIGOR_CMP_UNDETERMINED:
+    return "#56B4E9";
+  case RIGOR_CMP_MISSING:
+    return "#E69F00";
+  default:
+    return rigor_chart_undecided;
+  }
+}
+
+void rigor_chart_verdict_legend(FILE *out) {
+  fputs("colour: verdict (", out);
+  for (int v = 0; v < RIGOR_CMP_VERDICT_COUNT; v++)
+    fprintf(out, "%s<span style=\"color:%s\">&#9632;</span> %s", v ? ", " : "",
+            rigor_chart_verdict_color((rigor_cmp_verdict_t)v),
+            rigor_cmp_verdict_name((rigor_cmp_verdict_t)v));
+  fputs(")", out);
+}
+
+double rigor_chart_text_width(const char *label) {
+  /* Counting UTF-8 lead bytes: "µs" is two characters, not three bytes. */
+  size_t chars = 0;
+  for (const unsigned char *p = (const unsigned char *)label; *p; p++)
+    chars += (*p & 0xC0) != 0x80;
+  return 7.0 * (double)chars;
+}
+
+size_t rigor_chart_label_every(size_t n, double spacing, double width) {
+  if (n < 2 || !(spacing > 0)) return 1;
+  size_t every = (size_t)ceil((width + 8) / spacing);
+  return every ? every : 1;
+}
+
 const char *rigor_chart_color(size_t i) {
   size_t n = sizeof palette / sizeof *palette;
   return palette[i < n ? i : n - 1];
@@ -96,6 +140,12 @@ void rigor_axis_log(rigor_axis_t *a, rigor_col_kind_t kind, double lo, double hi
   if (kind == RIGOR_COL_NUMBER || kind == RIGOR_COL_COUNT) a->unit = (rigor_unit_t){1, "", -1};
 }
 
+void rigor_axis_use_unit(rigor_axis_t *a, rigor_unit_t u) {
+  if (!u.name || !u.name[0] || !(u.scale > 0) || a->kind == RIGOR_COL_SIZE) return;
+  a->unit = u;
+  a->page_unit = true;
+}
+
 double rigor_axis_at(const rigor_axis_t *a, double v) {
   if (a->log) return (log(v) - log(a->lo)) / (log(a->hi) - log(a->lo));
   return (v - a->lo) / (a->hi - a->lo);
@@ -111,7 +161,9 @@ void rigor_axis_tick_label(const rigor_axis_t *a, double v, char *buf, size_t le
   bool fraction = a->kind == RIGOR_COL_FRACTION || a->kind == RIGOR_COL_CHANGE;
   double scale = fraction ? 0.01 : a->unit.scale > 0 ? a->unit.scale : 1;
   double shown = v / scale;
-  if (a->log && a->unit.name[0]) {
+  if (a->log && a->page_unit) {
+    snprintf(buf, len, "%g", shown);
+  } else if (a->log && a->unit.name[0]) {
     /* A log axis spans decades that no one unit reads well: each tick in its own ("10 MB/s",
      * "1 GB/s"), which 1-2-5 steps keep from mixing within a decade. */
     rigor_unit_t own = rigor_unit_for(a->kind, fabs(v), fabs(v));
@@ -129,7 +181,7 @@ void rigor_axis_tick_label(const rigor_axis_t *a, double v, char *buf, size_t le
 }
 
 void rigor_axis_title(const rigor_axis_t *a, const char *what, char *buf, size_t len) {
-  const char *u = a->kind == RIGOR_COL_SIZE || a->log ? "" : a->unit.name;
+  const char *u = a->kind == RIGOR_COL_SIZE || (a->log && !a->page_unit) ? "" : a->unit.name;
   if (u && u[0])
     snprintf(buf, len, "%s (%s%s)", what, u, a->log ? ", log scale" : "");
   else
@@ -163,12 +215,23 @@ void rigor_chart_x_axis(FILE *out, const rigor_frame_t *f, const rigor_axis_t *x
                         const char *title) {
   double base = f->top + f->height;
   char label[64];
+  /* Labels no wider than the space between ticks: every k-th one when they would touch. */
+  double widest = 0, spacing = INFINITY;
+  for (size_t i = 0; i < x->n_ticks; i++) {
+    rigor_axis_tick_label(x, x->ticks[i], label, sizeof label);
+    widest = fmax(widest, rigor_chart_text_width(label));
+    double gap =
+        i ? fabs(rigor_frame_x(f, x, x->ticks[i]) - rigor_frame_x(f, x, x->ticks[i - 1])) : 0;
+    if (gap > 0.5) spacing = fmin(spacing, gap);
+  }
+  size_t every = rigor_chart_label_every(x->n_ticks, spacing, widest);
   for (size_t i = 0; i < x->n_ticks; i++) {
     double px = rigor_frame_x(f, x, x->ticks[i]);
     fprintf(out,
             "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>\n"
             "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#000\"/>\n",
             px, px, f->top, base, px, px, base, base + 5);
+    if (i % every) continue;
     rigor_axis_tick_label(x, x->ticks[i], label, sizeof label);
     /* The end labels keep inside the view box. */
     const char *anchor = i + 1 == x->n_ticks && px > f->view_w - 30 ? "end" : "middle";

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "decide.h"
 #include "table.h"
 
 enum { RIGOR_AXIS_MAX_TICKS = 40 };
@@ -18,6 +19,7 @@ typedef struct rigor_axis {
   double lo, hi; /* the span drawn, in base units (ticks' ends on a linear axis) */
   double step;   /* between linear ticks, in base units */
   rigor_unit_t unit;
+  bool page_unit; /* the unit is the page's for this quantity, log axis included */
   size_t n_ticks;
   double ticks[RIGOR_AXIS_MAX_TICKS];
 } rigor_axis_t;
@@ -31,6 +33,10 @@ void rigor_axis_log(rigor_axis_t *a, rigor_col_kind_t kind, double lo, double hi
 void rigor_axis_integral(rigor_axis_t *a);
 /* Whether values over [lo, hi] read better on a log axis: positive, spanning two decades. */
 bool rigor_axis_wants_log(double lo, double hi);
+/* Shows the axis in `u`, the unit every chart of the page gives this quantity, so that the same
+ * data never reads in ms in one chart and in s in the next; a log axis then labels its ticks in
+ * it too. A unit without a name (a plain number) leaves the axis as it is. */
+void rigor_axis_use_unit(rigor_axis_t *a, rigor_unit_t u);
 /* Where v sits along the axis, 0 at lo and 1 at hi. */
 double rigor_axis_at(const rigor_axis_t *a, double v);
 /* A tick's label: on a linear axis in the axis's unit, without it ("2.5", "0"); on a log axis
@@ -44,6 +50,16 @@ const char *rigor_chart_color(size_t i);
 /* Verdict colours: worse (vermillion), better (bluish green), same (blue), undecided (grey). */
 extern const char *const rigor_chart_worse,
     *const rigor_chart_better, *const rigor_chart_same, *const rigor_chart_undecided;
+/* The colour of each verdict: slower, faster and same as above, inconclusive grey, and the
+ * verdicts that judged nothing in colours of their own. */
+const char *rigor_chart_verdict_color(rigor_cmp_verdict_t v);
+/* "colour: verdict (■ same, ■ faster, ...)": every verdict, whether or not the chart has it. */
+void rigor_chart_verdict_legend(FILE *out);
+
+/* Of n labels `width` units wide each, `spacing` apart: label every k-th so that none overlap. */
+size_t rigor_chart_label_every(size_t n, double spacing, double width);
+/* About how wide a label of `chars` characters is at the charts' 12px text. */
+double rigor_chart_text_width(const char *label);
 
 /* A chart's frame: plot area [left, left + width] x [top, top + height] inside a view box of
  * view_w x view_h. */

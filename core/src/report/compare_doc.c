@@ -8,8 +8,10 @@
 #include "chart.h"
 #include "context.h"
 #include "forest.h"
+#include "label_parts.h"
 #include "report.h"
 #include "rigor/plugin.h"
+#include "tally.h"
 
 static json_t *real(double v) {
   return isfinite(v) ? json_real(v) : json_null();
@@ -66,19 +68,6 @@ static json_t *comparison_json(const void *arg) {
   return rigor_comparison_json(c, &c->opts);
 }
 
-static const char *verdict_color(rigor_cmp_verdict_t v) {
-  switch (v) {
-  case RIGOR_CMP_SLOWER:
-    return rigor_chart_worse;
-  case RIGOR_CMP_FASTER:
-    return rigor_chart_better;
-  case RIGOR_CMP_SAME:
-    return rigor_chart_same;
-  default:
-    return rigor_chart_undecided;
-  }
-}
-
 /* CAND / BASE per row as a cost (right of 1 is slower, or worse for a metric where higher is
  * better), with its interval. */
 static void comparison_forest(const void *arg, FILE *out) {
@@ -87,16 +76,15 @@ static void comparison_forest(const void *arg, FILE *out) {
   char(*labels)[600] = calloc(c->n_rows ? c->n_rows : 1, sizeof *labels);
   for (size_t i = 0; items && labels && i < c->n_rows; i++) {
     const rigor_cmp_row_t *r = &c->rows[i];
-    snprintf(labels[i], sizeof *labels, "%s: %s%s%s", r->experiment,
-             r->variant_label ? r->variant_label : "?", r->point_label ? ", " : "",
-             r->point_label ? r->point_label : "");
+    const char *parts[] = {r->experiment, r->variant_label, r->point_label};
+    rigor_label_join(labels[i], sizeof *labels, " / ", parts, 3);
     bool flip = r->base && r->base->figure.higher_is_better;
     items[i].label = labels[i];
     items[i].ratio = flip ? 1 / r->ratio : r->ratio;
     items[i].lo = flip ? 1 / r->ci_hi : r->ci_lo;
     items[i].hi = flip ? 1 / r->ci_lo : r->ci_hi;
     items[i].show_ratio = true;
-    items[i].color = verdict_color(r->verdict);
+    items[i].color = rigor_chart_verdict_color(r->verdict);
   }
   if (items && labels)
     rigor_forest_svg(out, "CAND / BASE (right of 1 is slower)",
@@ -108,9 +96,8 @@ static void comparison_forest(const void *arg, FILE *out) {
  * (...)": the row's answer in words, its figure and interval whatever the verdict. */
 static void answer_line(const rigor_cmp_row_t *r, char *buf, size_t len) {
   char where[600];
-  snprintf(where, sizeof where, "%s/%s%s%s", r->experiment,
-           r->variant_label ? r->variant_label : "?",
-           r->point_label && r->point_label[0] ? "/" : "", r->point_label ? r->point_label : "");
+  const char *parts[] = {r->experiment, r->variant_label, r->point_label};
+  rigor_label_join(where, sizeof where, "/", parts, 3);
   bool up = r->base && r->base->figure.higher_is_better;
   double cost = up ? 1 / r->ratio : r->ratio;
   double lo = up ? 1 / r->ci_hi : r->ci_lo, hi = up ? 1 / r->ci_lo : r->ci_hi;
@@ -237,8 +224,13 @@ rigor_doc_t *rigor_comparison_doc(const rigor_comparison_t *c) {
   rigor_doc_table(doc, t);
   rigor_doc_figure(doc, comparison_forest, &c, sizeof c);
   rigor_doc_notes(doc, json_incref(c->notes));
-  rigor_doc_text(doc, "threshold %.2f%%, alpha %.2g (Holm); %s%s", o->threshold * 100, o->alpha,
-                 c->regression ? "REGRESSION: some rows are slower" : "no regression",
+  rigor_tally_t tally = {{0}};
+  for (size_t i = 0; i < c->n_rows; i++)
+    tally.count[c->rows[i].verdict]++;
+  char counted[600];
+  rigor_tally_line(&tally, "row", counted, sizeof counted);
+  rigor_doc_text(doc, "threshold %.2f%%, alpha %.2g (Holm); %s%s%s", o->threshold * 100, o->alpha,
+                 counted, c->regression ? "; REGRESSION: some rows are slower" : "",
                  c->failed ? "; FAILED: some rows have a verdict of --fail-on" : "");
   return doc;
 }

@@ -6,6 +6,7 @@
 #include "chart.h"
 #include "contrast_doc.h"
 #include "forest.h"
+#include "label_parts.h"
 #include "html.h"
 #include "json_util.h"
 #include "labels.h"
@@ -241,19 +242,6 @@ static rigor_table_t *contrasts_table(const rigor_contrasts_t *set) {
 
 /* ---- forest plot ---------------------------------------------------------------------------- */
 
-static const char *verdict_color(rigor_cmp_verdict_t v) {
-  switch (v) {
-  case RIGOR_CMP_SLOWER:
-    return rigor_chart_worse;
-  case RIGOR_CMP_FASTER:
-    return rigor_chart_better;
-  case RIGOR_CMP_SAME:
-    return rigor_chart_same;
-  default:
-    return rigor_chart_undecided;
-  }
-}
-
 /* One line per contrast: the interval of level / reference as a cost (right of 1 is slower). */
 static void forest_figure(const void *arg, FILE *out) {
   const rigor_contrasts_t *set = *(const rigor_contrasts_t *const *)arg;
@@ -261,13 +249,16 @@ static void forest_figure(const void *arg, FILE *out) {
   char(*labels)[900] = calloc(set->n ? set->n : 1, sizeof *labels);
   for (size_t i = 0; items && labels && i < set->n; i++) {
     const rigor_contrast_t *c = &set->items[i];
-    snprintf(labels[i], sizeof *labels, "%s%s%s%s%s vs %s", c->cell && c->cell[0] ? c->cell : "",
-             c->cell && c->cell[0] ? ", " : "", c->point_label ? c->point_label : "",
-             c->point_label ? ": " : "", c->label, c->ref_label);
+    char versus[400], where[500];
+    snprintf(versus, sizeof versus, "%s vs %s", c->label, c->ref_label);
+    const char *at[] = {c->cell, c->point_label};
+    rigor_label_join(where, sizeof where, ", ", at, 2);
+    const char *parts[] = {where, versus};
+    rigor_label_join(labels[i], sizeof *labels, ": ", parts, 2);
     items[i].label = labels[i];
     cost(c, &items[i].ratio, &items[i].lo, &items[i].hi);
     items[i].show_ratio = true;
-    items[i].color = verdict_color(c->verdict);
+    items[i].color = rigor_chart_verdict_color(c->verdict);
   }
   if (items && labels)
     rigor_forest_svg(out, "contrasts: level / reference (right of 1 is slower)",

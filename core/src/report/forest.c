@@ -32,8 +32,9 @@ void rigor_forest_svg(FILE *out, const char *heading, const char *axis_title,
   bool one = false; /* 1 (no change) is always a tick */
   for (size_t i = 0; i < ticks.n_ticks; i++) {
     double v = ticks.ticks[i];
-    if (!one && v > 1 && x.lo < 1 && x.n_ticks < RIGOR_AXIS_MAX_TICKS) x.ticks[x.n_ticks++] = 1;
-    one = one || v >= 1;
+    if (!one && v > 1 + 1e-9 && x.lo < 1 && x.n_ticks < RIGOR_AXIS_MAX_TICKS)
+      x.ticks[x.n_ticks++] = 1;
+    one = one || v >= 1 - 1e-9; /* 1.0000000001 is 1: one tick there, not two */
     if (v > 0 && v >= x.lo && v <= x.hi && x.n_ticks < RIGOR_AXIS_MAX_TICKS)
       x.ticks[x.n_ticks++] = v;
   }
@@ -49,12 +50,26 @@ void rigor_forest_svg(FILE *out, const char *heading, const char *axis_title,
    * step's decimals instead ("0.98", "1.00"). */
   double base = f.top + f.height;
   int decimals = x.log && hi / lo > 20 ? -1 : (int)fmax(0, -floor(log10(ticks.step) + 1e-9));
+  /* Ticks crowd at one end of a log axis: their labels every k-th where they would touch. */
+  double spacing = INFINITY, widest = 0;
+  for (size_t i = 0; i < x.n_ticks; i++) {
+    char label[32];
+    if (decimals < 0)
+      snprintf(label, sizeof label, "%g×", x.ticks[i]);
+    else
+      snprintf(label, sizeof label, "%.*f×", decimals, x.ticks[i]);
+    widest = fmax(widest, rigor_chart_text_width(label));
+    double gap = i ? rigor_frame_x(&f, &x, x.ticks[i]) - rigor_frame_x(&f, &x, x.ticks[i - 1]) : 0;
+    if (gap > 0.5) spacing = fmin(spacing, gap); /* 1 may be there twice: one place, no gap */
+  }
+  size_t every = rigor_chart_label_every(x.n_ticks, spacing, widest);
   for (size_t i = 0; i < x.n_ticks; i++) {
     double px = rigor_frame_x(&f, &x, x.ticks[i]);
     fprintf(out,
             "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>\n"
             "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#000\"/>\n",
             px, px, f.top, base, px, px, base, base + 5);
+    if (i % every) continue;
     if (decimals < 0)
       fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g×</text>\n", px, base + 18,
               x.ticks[i]);
@@ -95,11 +110,9 @@ void rigor_forest_svg(FILE *out, const char *heading, const char *axis_title,
   }
   rigor_chart_close(out);
   fprintf(out,
-          "<p class=\"legend\">bar: 95%% interval; dot: the ratio (withheld when imprecise); "
-          "solid line: 1 (no change); dashed: the threshold (±%.2g%%); colour: verdict "
-          "(<span style=\"color:%s\">&#9632;</span> worse, <span style=\"color:%s\">&#9632;</span> "
-          "better, <span style=\"color:%s\">&#9632;</span> same, <span "
-          "style=\"color:%s\">&#9632;</span> undecided)</p>\n",
-          threshold * 100, rigor_chart_worse, rigor_chart_better, rigor_chart_same,
-          rigor_chart_undecided);
+          "<p class=\"legend\">bar: 95%% interval; dot: the ratio; solid line: 1 (no change); "
+          "dashed: the threshold (±%.2g%%); ",
+          threshold * 100);
+  rigor_chart_verdict_legend(out);
+  fputs("</p>\n", out);
 }

@@ -2,11 +2,30 @@
 #include <string.h>
 
 #include "history_doc.h"
+#include "label_parts.h"
 #include "report.h"
+
+void rigor_history_series_title(const rigor_series_t *s, char *buf, size_t len) {
+  const char *parts[] = {s->experiment, s->variant, s->point_label, s->metric};
+  rigor_label_join(buf, len, " / ", parts, 4);
+}
+
+/* One unit for a series' times, from its values and intervals: never µs beside ms. */
+static rigor_unit_t series_unit(const rigor_series_t *s) {
+  double lo = INFINITY, hi = -INFINITY;
+  for (size_t i = 0; i < s->n_points; i++) {
+    double v[3] = {s->points[i].value, s->points[i].lo, s->points[i].hi};
+    for (int k = 0; k < 3; k++)
+      if (isfinite(v[k]) && v[k] > 0) lo = fmin(lo, v[k]), hi = fmax(hi, v[k]);
+  }
+  return rigor_unit_for(RIGOR_COL_TIME, isfinite(lo) ? lo : 1, isfinite(hi) ? hi : 1);
+}
 
 static void fmt_value(const rigor_series_t *s, double v, char *buf, size_t len) {
   if (strcmp(s->metric, "time") == 0) {
-    rigor_fmt_time(buf, len, v);
+    rigor_unit_t u = series_unit(s);
+    rigor_unit_format(&u, RIGOR_COL_TIME, v, buf, len);
+    if (isfinite(v)) snprintf(buf + strlen(buf), len - strlen(buf), " %s", u.name);
     return;
   }
   rigor_fmt_number(buf, len, v);
@@ -22,11 +41,12 @@ static void fmt_change(const rigor_history_change_t *c, char *buf, size_t len) {
 }
 
 static rigor_table_t *points_table(const rigor_history_t *h, const rigor_series_t *s) {
-  char title[1400];
+  char title[1400], name[1000];
+  rigor_history_series_title(s, name, sizeof name);
   snprintf(title, sizeof title,
            "%s (%s is better): %zu points, %zu stable; detector p <= %.3g, magnitude > %.3g%%, "
            "window %u",
-           s->name, s->higher_better ? "higher" : "lower", s->n_points, s->n_stable,
+           name, s->higher_better ? "higher" : "lower", s->n_points, s->n_stable,
            s->cpd.significance, s->cpd.min_magnitude * 100, s->cpd.window);
   static const char *const hd[] = {"commit",        "date", "runs",    "median",
                                    "95% CI (runs)", "CV",   "verdict", "change point"};
@@ -65,10 +85,34 @@ static rigor_table_t *points_table(const rigor_history_t *h, const rigor_series_
   return t;
 }
 
+/* A flag is shown as the state it was in at each commit, a line, with no trend and no detector. */
+static void add_flag(rigor_doc_t *doc, const rigor_history_t *h, const rigor_series_t *s) {
+  char name[1000], states[1200] = "";
+  rigor_history_series_title(s, name, sizeof name);
+  size_t used = 0;
+  for (size_t i = 0; i < s->n_points && used < sizeof states; i++) {
+    char label[64];
+    rigor_history_commit_label(h, s->points[i].commit, label, sizeof label);
+    double v = s->points[i].value;
+    int k = snprintf(states + used, sizeof states - used, "%s%s %s", i ? ", " : "", label,
+                     v == 1   ? "on"
+                     : v == 0 ? "off"
+                              : "mixed");
+    used += k > 0 ? (size_t)k : 0;
+  }
+  rigor_doc_text(doc, "%s: a flag (unit bool), shown, not judged: %s", name, states);
+}
+
 static void add_series(rigor_doc_t *doc, const rigor_history_t *h, const rigor_series_t *s) {
+  if (s->flag) {
+    add_flag(doc, h, s);
+    return;
+  }
   rigor_doc_table(doc, points_table(h, s));
   if (!s->n_changes) {
-    rigor_doc_text(doc, "%s: no change point", s->name);
+    char name[1000];
+    rigor_history_series_title(s, name, sizeof name);
+    rigor_doc_text(doc, "%s: no change point", name);
   } else {
     static const char *const hd[] = {"commit",      "change",     "95% CI", "p",
                                      "mean before", "mean after", "verdict"};

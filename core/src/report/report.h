@@ -59,8 +59,15 @@ json_t *rigor_report_notes(const rigor_analysis_t *a, const rigor_exp_analysis_t
 /* The charts of one experiment (report_figures.c): the curves of its rate against each numeric
  * axis, shown beside the statistics, and the rest (samples per point, execution order,
  * telemetry). */
-void rigor_report_curves(rigor_doc_t *doc, const rigor_exp_analysis_t *e);
-void rigor_report_figures(rigor_doc_t *doc, const rigor_exp_analysis_t *e);
+typedef struct rigor_page_units {
+  rigor_unit_t time, rate, flop_rate; /* one unit per quantity across the page */
+} rigor_page_units_t;
+/* The units every chart of a report of `a` shows its times and rates in. */
+void rigor_page_units_of(const rigor_analysis_t *a, rigor_page_units_t *u);
+void rigor_report_curves(rigor_doc_t *doc, const rigor_exp_analysis_t *e,
+                         const rigor_page_units_t *u);
+void rigor_report_figures(rigor_doc_t *doc, const rigor_exp_analysis_t *e,
+                          const rigor_page_units_t *u);
 /* JSON: every row with its statistics, the contrasts, and one object per run (times, exactness,
  * ok). `contrasts` has one entry per experiment of a, or is NULL for the default references. */
 json_t *rigor_report_json(const rigor_analysis_t *a, const rigor_exp_contrasts_t *contrasts);

@@ -57,6 +57,8 @@ rigor_doc_t *rigor_report_doc(const rigor_analysis_t *a, const rigor_report_opts
         rigor_contrasts_answers(doc, s->contrasts[x].sets[i], a->n_exps > 1 ? prefix : NULL);
     }
   }
+  rigor_page_units_t units;
+  rigor_page_units_of(a, &units);
   for (size_t x = 0; x < a->n_exps; x++) {
     const rigor_exp_analysis_t *e = &a->exps[x];
     rigor_doc_section(doc, e->name);
@@ -67,12 +69,12 @@ rigor_doc_t *rigor_report_doc(const rigor_analysis_t *a, const rigor_report_opts
     size_t n = rigor_report_tables(e, o->by, tables, 16);
     for (size_t i = 0; i < n; i++) {
       rigor_doc_table(doc, tables[i]);
-      if (i == 0) rigor_report_curves(doc, e); /* the statistics' picture, beside them */
+      if (i == 0) rigor_report_curves(doc, e, &units); /* the statistics' picture, beside them */
     }
     for (size_t i = 0; i < s->contrasts[x].n; i++)
       rigor_contrasts_details(doc, s->contrasts[x].sets[i]);
     rigor_doc_notes(doc, rigor_report_notes(a, e));
-    rigor_report_figures(doc, e);
+    rigor_report_figures(doc, e, &units);
   }
   return doc;
 }

@@ -27,11 +27,40 @@ static bool median_interval(const rigor_row_t *w, double center, double *lo, dou
 
 /* Times that span two decades (a 1 ms stall among 2 µs cycles) on a log axis, where the many
  * stay apart and the few stay on the chart. */
-static void time_axis(rigor_axis_t *a, double lo, double hi, int ticks) {
+static void time_axis(rigor_axis_t *a, double lo, double hi, int ticks, rigor_unit_t unit) {
   if (rigor_axis_wants_log(lo, hi))
     rigor_axis_log(a, RIGOR_COL_TIME, lo, hi);
   else
     rigor_axis_linear(a, RIGOR_COL_TIME, lo, hi, ticks);
+  rigor_axis_use_unit(a, unit);
+}
+
+static void widen(double v, double *lo, double *hi) {
+  if (!isfinite(v) || !(v > 0)) return;
+  *lo = fmin(*lo, v), *hi = fmax(*hi, v);
+}
+
+void rigor_page_units_of(const rigor_analysis_t *a, rigor_page_units_t *u) {
+  double t[2] = {INFINITY, -INFINITY}, r[2] = {INFINITY, -INFINITY}, f[2] = {INFINITY, -INFINITY};
+  for (size_t x = 0; x < a->n_exps; x++)
+    for (size_t k = 0; k < a->exps[x].n_rows; k++) {
+      const rigor_row_t *w = &a->exps[x].rows[k];
+      if (!w->n) continue;
+      widen(w->time.min, &t[0], &t[1]);
+      widen(w->time.max, &t[0], &t[1]);
+      widen(w->bytes_per_s, &r[0], &r[1]);
+      widen(w->busbw_per_s, &r[0], &r[1]);
+      widen(w->flops_per_s, &f[0], &f[1]);
+    }
+  /* Unit choice reads magnitudes; an empty page leaves each unit nameless (no override). */
+  u->time = isfinite(t[0]) ? rigor_unit_for(RIGOR_COL_TIME, t[0], t[1]) : (rigor_unit_t){0};
+  u->rate = isfinite(r[0]) ? rigor_unit_for(RIGOR_COL_RATE, r[0], r[1]) : (rigor_unit_t){0};
+  u->flop_rate =
+      isfinite(f[0]) ? rigor_unit_for(RIGOR_COL_FLOP_RATE, f[0], f[1]) : (rigor_unit_t){0};
+}
+
+static rigor_unit_t unit_of(const rigor_page_units_t *u, rigor_col_kind_t kind) {
+  return kind == RIGOR_COL_TIME ? u->time : kind == RIGOR_COL_RATE ? u->rate : u->flop_rate;
 }
 
 static void interval_bar(FILE *out, double x1, double x2, double y, const char *color) {
@@ -46,7 +75,8 @@ static void interval_bar(FILE *out, double x1, double x2, double y, const char *
 
 /* Per point: one strip per variant with every sample, the median (thick), its 95% interval
  * over runs (bar) and P95 (dashed). */
-static void distribution_svg(const rigor_exp_analysis_t *e, uint32_t point, FILE *out) {
+static void distribution_svg(const rigor_exp_analysis_t *e, uint32_t point,
+                             const rigor_page_units_t *u, FILE *out) {
   double lo = INFINITY, hi = -INFINITY;
   size_t strips = 0;
   const char *label = NULL;
@@ -59,7 +89,7 @@ static void distribution_svg(const rigor_exp_analysis_t *e, uint32_t point, FILE
     }
   if (!strips) return;
   rigor_axis_t x;
-  time_axis(&x, lo, hi, 8);
+  time_axis(&x, lo, hi, 8, u->time);
   int strip_h = 40;
   rigor_frame_t f = {.left = 220,
                      .top = TOP,
@@ -117,7 +147,8 @@ static uint32_t block_of(const rigor_exp_analysis_t *e, uint32_t run) {
 
 /* Per point: every sample in execution order (run, then cycle), coloured by variant, with a
  * thin line between runs and a dashed one where a block of the schedule begins. */
-static void position_svg(const rigor_exp_analysis_t *e, uint32_t point, FILE *out) {
+static void position_svg(const rigor_exp_analysis_t *e, uint32_t point, const rigor_page_units_t *u,
+                         FILE *out) {
   double lo = INFINITY, hi = -INFINITY;
   uint32_t max_cycle = 0, max_run = 0;
   bool any = false;
@@ -139,7 +170,7 @@ static void position_svg(const rigor_exp_analysis_t *e, uint32_t point, FILE *ou
   /* x counts runs: a sample sits at run + (cycle + 0.5) / cycles per run. */
   rigor_axis_linear(&x, RIGOR_COL_NUMBER, 0, max_run + 1, 10);
   rigor_axis_integral(&x);
-  time_axis(&y, lo, hi, 6);
+  time_axis(&y, lo, hi, 6, u->time);
   rigor_frame_t f = {.left = AXIS_LEFT,
                      .top = TOP,
                      .width = VIEW_W - AXIS_LEFT - RIGHT,
@@ -153,6 +184,7 @@ static void position_svg(const rigor_exp_analysis_t *e, uint32_t point, FILE *ou
   rigor_axis_title(&y, "time per operation", title, sizeof title);
   rigor_chart_y_axis(out, &f, &y, title);
   uint32_t prev_block = block_of(e, 0);
+  double free_from = -INFINITY; /* where the next block label may start without overprinting */
   for (uint32_t run = 1; run <= max_run; run++) {
     uint32_t b = block_of(e, run);
     bool new_block = b != prev_block && b != UINT32_MAX;
@@ -160,9 +192,15 @@ static void position_svg(const rigor_exp_analysis_t *e, uint32_t point, FILE *ou
     fprintf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"%s/>\n", px,
             px, f.top, f.top + f.height, new_block ? "#555" : "#ddd",
             new_block ? " stroke-dasharray=\"5,3\"" : "");
-    if (new_block)
-      fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" class=\"small\">block %u</text>\n", px + 3,
-              f.top + 11, b);
+    char name[32];
+    snprintf(name, sizeof name, "block %u", b);
+    /* At 10px a label is narrower than at 12px; 0.85 of the charts' estimate. */
+    double w = 0.85 * rigor_chart_text_width(name);
+    if (new_block && px + 3 >= free_from && px + 3 + w <= f.left + f.width) {
+      fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" class=\"small\">%s</text>\n", px + 3, f.top + 11,
+              name);
+      free_from = px + 3 + w + 6;
+    }
     if (b != UINT32_MAX) prev_block = b;
   }
   for (size_t r = 0; r < e->n_rows; r++) {
@@ -211,6 +249,7 @@ static double metric_of(const rigor_exp_analysis_t *e, const rigor_row_t *w) {
 typedef struct curve_figure {
   const rigor_exp_analysis_t *e;
   size_t col; /* the label column the curve runs along */
+  rigor_page_units_t units;
 } curve_figure_t;
 
 /* The series a row belongs to: the text of every other label column. */
@@ -299,6 +338,7 @@ static void curve_svg(const curve_figure_t *cf, FILE *out) {
   else
     rigor_axis_linear(&y, m.kind, m.kind == RIGOR_COL_TIME ? mlo : 0, fmax(mhi, fmin(yhi, 2 * mhi)),
                       6);
+  rigor_axis_use_unit(&y, unit_of(&cf->units, m.kind));
   rigor_frame_t f = {.left = AXIS_LEFT,
                      .top = TOP,
                      .width = VIEW_W - AXIS_LEFT - RIGHT,
@@ -438,6 +478,7 @@ static void legend(const rigor_exp_analysis_t *e, FILE *out) {
 typedef struct point_figure {
   const rigor_exp_analysis_t *e;
   uint32_t point;
+  rigor_page_units_t units;
 } point_figure_t;
 
 static void legend_figure(const void *arg, FILE *out) {
@@ -446,12 +487,12 @@ static void legend_figure(const void *arg, FILE *out) {
 
 static void distribution_figure(const void *arg, FILE *out) {
   const point_figure_t *f = arg;
-  distribution_svg(f->e, f->point, out);
+  distribution_svg(f->e, f->point, &f->units, out);
 }
 
 static void position_figure(const void *arg, FILE *out) {
   const point_figure_t *f = arg;
-  position_svg(f->e, f->point, out);
+  position_svg(f->e, f->point, &f->units, out);
 }
 
 static void curve_figure(const void *arg, FILE *out) {
@@ -482,7 +523,7 @@ static size_t distinct(const rigor_exp_analysis_t *e, const rigor_labels_t *l, s
 
 /* A curve for each numeric sweep axis with two values or more, else for each such matrix
  * axis. */
-static void curves(rigor_doc_t *doc, const rigor_exp_analysis_t *e) {
+static void curves(rigor_doc_t *doc, const rigor_exp_analysis_t *e, const rigor_page_units_t *u) {
   rigor_labels_t l;
   if (rigor_labels_of(e, RIGOR_LABELS_BOTH, NULL, &l)) return;
   bool numeric_sweep = false;
@@ -494,23 +535,25 @@ static void curves(rigor_doc_t *doc, const rigor_exp_analysis_t *e) {
     /* A matrix axis gets its curve when no sweep axis does (STREAM's threads). */
     if (numeric_sweep && l.cols[c].from != RIGOR_LABEL_SWEEP) continue;
     if (distinct(e, &l, c) < 2) continue;
-    curve_figure_t f = {e, c};
+    curve_figure_t f = {e, c, *u};
     rigor_doc_figure(doc, curve_figure, &f, sizeof f);
   }
   rigor_labels_free(&l);
 }
 
-void rigor_report_curves(rigor_doc_t *doc, const rigor_exp_analysis_t *e) {
-  curves(doc, e);
+void rigor_report_curves(rigor_doc_t *doc, const rigor_exp_analysis_t *e,
+                         const rigor_page_units_t *u) {
+  curves(doc, e, u);
 }
 
-void rigor_report_figures(rigor_doc_t *doc, const rigor_exp_analysis_t *e) {
+void rigor_report_figures(rigor_doc_t *doc, const rigor_exp_analysis_t *e,
+                          const rigor_page_units_t *u) {
   rigor_doc_figure(doc, legend_figure, &e, sizeof e);
   uint32_t max_point = 0;
   for (size_t r = 0; r < e->n_rows; r++)
     max_point = e->rows[r].point > max_point ? e->rows[r].point : max_point;
   for (uint32_t p = 0; e->n_rows && p <= max_point; p++) {
-    point_figure_t f = {e, p};
+    point_figure_t f = {e, p, *u};
     rigor_doc_figure(doc, distribution_figure, &f, sizeof f);
     rigor_doc_figure(doc, position_figure, &f, sizeof f);
   }

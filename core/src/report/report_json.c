@@ -23,8 +23,10 @@ static json_t *row_json(const rigor_row_t *w) {
   json_t *metrics = json_object();
   for (size_t m = 0; m < w->n_metrics; m++)
     json_object_set_new(metrics, w->metrics[m].name,
-                        json_pack("{s:I, s:o, s:o}", "n", (json_int_t)w->metrics[m].n, "median",
-                                  real(w->metrics[m].median), "min", real(w->metrics[m].min)));
+                        json_pack("{s:I, s:o, s:o, s:s}", "n", (json_int_t)w->metrics[m].n,
+                                  "median", real(w->metrics[m].median), "min",
+                                  real(w->metrics[m].min), "kind",
+                                  w->metrics[m].flag ? "flag" : "figure"));
   json_object_set_new(row, "metrics", metrics);
   json_object_set_new(json_object_get(row, "figure"), "exact", json_boolean(w->figure.exact));
   json_t *expect = json_array();

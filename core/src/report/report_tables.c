@@ -329,8 +329,19 @@ static rigor_table_t *metrics_table(const rigor_exp_analysis_t *e, const rigor_r
       rigor_table_set_text(t, (size_t)row, l->n, ms->name);
       rigor_table_set_text(t, (size_t)row, l->n + 1, unit && *unit ? unit : "-");
       rigor_table_set_value(t, (size_t)row, l->n + 2, (double)ms->n);
-      rigor_table_set_value(t, (size_t)row, l->n + 3, ms->median);
-      rigor_table_set_value(t, (size_t)row, l->n + 4, ms->min);
+      if (ms->flag) {
+        /* A flag reads as on or off, or how many samples had it, never as a figure. */
+        char state[64];
+        if (ms->n_set == ms->n || ms->n_set == 0)
+          snprintf(state, sizeof state, "%s", ms->n_set ? "on" : "off");
+        else
+          snprintf(state, sizeof state, "on in %zu of %zu", ms->n_set, ms->n);
+        rigor_table_set_text(t, (size_t)row, l->n + 3, state);
+        rigor_table_set_text(t, (size_t)row, l->n + 4, "-");
+      } else {
+        rigor_table_set_value(t, (size_t)row, l->n + 3, ms->median);
+        rigor_table_set_value(t, (size_t)row, l->n + 4, ms->min);
+      }
     }
   return t;
 }

@@ -16,6 +16,15 @@ static bool good_verdict(const char *s) {
   return false;
 }
 
+/* Columns of sentences (why a verdict, what a note says) wrap at any width rather than push the
+ * table past the page's edge. */
+static bool prose_column(const char *header) {
+  static const char *const prose[] = {"why", "reason", "note", "notes", NULL};
+  for (size_t i = 0; prose[i]; i++)
+    if (strcmp(header, prose[i]) == 0) return true;
+  return false;
+}
+
 static void table(const rigor_table_t *t, FILE *out) {
   char text[CELL_MAX];
   rigor_unit_t *units = malloc((t->n_cols ? t->n_cols : 1) * sizeof *units);
@@ -52,6 +61,8 @@ static void table(const rigor_table_t *t, FILE *out) {
         fprintf(out, "<td class=\"%s\">", good_verdict(text) ? "good" : "bad");
       else if (rigor_table_cell_numeric(t, r, c))
         fputs("<td>", out);
+      else if (prose_column(t->headers[c]))
+        fputs("<td class=\"text prose\">", out);
       else
         fputs(strlen(text) > LONG_TEXT ? "<td class=\"text long\">" : "<td class=\"text\">", out);
       rigor_html_escape(out, text);
@@ -116,13 +127,16 @@ static const char style[] =
     "h3{font-size:1em;margin:1.2em 0 0.3em}h4{font-size:0.95em;margin:1em 0 0.2em}\n"
     "div.scroll{overflow-x:auto}\n"
     "table{border-collapse:collapse;margin:0.3em 0 1.2em}\n"
-    "th,td{border:1px solid #bbb;padding:2px 8px;text-align:right;font-size:13px;"
+    "th,td{border:1px solid #bbb;padding:2px 6px;text-align:right;font-size:13px;"
     "white-space:nowrap;font-variant-numeric:tabular-nums}\n"
-    "th{background:#eee}\nth.text,td.text{text-align:left}\n"
+    "th{background:#eee;white-space:normal;vertical-align:bottom}\n"
+    "th.text,td.text{text-align:left}\n"
     "td.long{white-space:normal;min-width:20em}\n"
+    "td.prose{white-space:normal;overflow-wrap:anywhere;min-width:10em;max-width:40em}\n"
     "td.good{background:#d4e6f4}\ntd.bad{background:#fbe2c0}\n"
     "table.context th{text-align:left;background:#f4f4f4}\n"
-    "table.context td{text-align:left}\ntd.differs{background:#fbe2c0}\n"
+    "table.context td{text-align:left;white-space:normal;overflow-wrap:anywhere}\n"
+    "td.differs{background:#fbe2c0}\n"
     "ul.warnings{background:#fdf3e1;border-left:4px solid #e69f00;padding:0.4em 1em 0.4em 2em}\n"
     "svg.chart{display:block;width:100%;height:auto;border:1px solid #ddd;margin:0.2em 0}\n"
     "svg.chart text{font-size:12px;fill:#222}\nsvg.chart .title{font-size:13px}\n"

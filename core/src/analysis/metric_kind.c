@@ -1,0 +1,24 @@
+/* What kind of quantity a plugin metric is: a performance figure, or a flag that says which way
+ * the run went (non-temporal stores on or off), which has no spread to gate and no trend. */
+#include <string.h>
+
+#include "analysis.h"
+
+static const char *declared_unit(const rigor_exp_analysis_t *e, const char *name) {
+  size_t i;
+  json_t *m;
+  json_array_foreach(json_object_get(json_object_get(e->record, "plugin"), "metrics"), i, m) {
+    const char *n = json_string_value(json_object_get(m, "name"));
+    if (n && strcmp(n, name) == 0) return json_string_value(json_object_get(m, "unit"));
+  }
+  return NULL;
+}
+
+bool rigor_metric_is_flag(const rigor_exp_analysis_t *e, const char *name, const double *values,
+                          size_t n) {
+  const char *unit = declared_unit(e, name);
+  if (!unit || strcmp(unit, "bool") != 0) return false;
+  for (size_t i = 0; i < n; i++)
+    if (values[i] != 0 && values[i] != 1) return false;
+  return true;
+}
