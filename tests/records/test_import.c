@@ -162,6 +162,12 @@ static void test_hyperfine(void **state) {
   assert_int_equal(samples_of_row(e, 0), 5);
   json_t *c = json_array_get(json_object_get(e, "contrasts"), 0);
   assert_string_equal(json_string_value(json_object_get(c, "axis")), "ms");
+  /* The report says what the source does not record. */
+  json_t *notes = json_object_get(e, "notes");
+  bool said = false;
+  for (size_t k = 0; k < json_array_size(notes); k++)
+    said = said || strstr(json_string_value(json_array_get(notes, k)), "imported from hyperfine");
+  if (!said) fail_msg("no note on what the source leaves out");
   json_decref(rep);
   assert_source("hf.jsonl", "hyperfine", NULL, "hyperfine-params.json");
 

@@ -597,6 +597,19 @@ json_t *rigor_report_notes(const rigor_analysis_t *a, const rigor_exp_analysis_t
          e->ignored_samples);
   if (!e->record)
     note(notes, "no experiment record: gate defaults apply and the design is unknown");
+  /* An imported file says what its source does not record, and so what no statistic shows. */
+  const json_t *source = json_object_get(e->record, "source");
+  const char *tool = json_string_value(json_object_get(source, "tool"));
+  if (tool) {
+    const char *version = json_string_value(json_object_get(source, "version"));
+    size_t k;
+    json_t *said;
+    json_array_foreach(json_object_get(source, "notes"), k, said) {
+      if (json_is_string(said))
+        note(notes, "imported from %s%s%s: %s", tool, version ? " " : "", version ? version : "",
+             json_string_value(said));
+    }
+  }
   /* Interleaved arms take turns inside each run (ABBA), whatever the order of the runs. */
   bool interleaved = json_object_get(json_object_get(e->record, "schedule"), "interleave") != NULL;
   if (e->record && !e->positions_vary && e->n_variants > 1 && !interleaved)
