@@ -140,13 +140,13 @@ static const char *const copy_path_names[] = {"plain", "nt", "memcpy"};
 static const rigor_metric_t stream_metrics_table[] = {
     {.name = "nt_stores",
      .unit = "path",
-     .better = RIGOR_HIGHER_IS_BETTER,
+     .better = RIGOR_NOT_A_FIGURE,
      .help = "the stores of the point's kernel: 0 plain, 1 non-temporal, 2 the C library's "
              "memcpy per thread (the copy's default, as stream.c's; it picks its own stores); "
              "none for dot, which stores nothing"},
     {.name = "threads",
      .unit = "threads",
-     .better = RIGOR_HIGHER_IS_BETTER,
+     .better = RIGOR_NOT_A_FIGURE,
      .help = "the OpenMP team that ran the point's last window, read inside its parallel region"},
 };
 

@@ -351,8 +351,30 @@ static void test_rounds(void **state) {
   free(out);
 }
 
+/* A metric the plugin declares not a figure ("better": "none": a path taken, a thread count) is
+ * a state, never judged; a bool of 0s and 1s is a flag; any other metric is a figure. */
+static void test_metric_kinds(void **state) {
+  (void)state;
+  json_error_t jerr;
+  json_t *record = json_loads(
+      "{\"plugin\": {\"metrics\": [{\"name\": \"nt_stores\", \"unit\": \"path\", \"better\": "
+      "\"none\"}, {\"name\": \"on\", \"unit\": \"bool\", \"better\": \"higher\"}, {\"name\": "
+      "\"gflops\", \"unit\": \"GFLOP/s\", \"better\": \"higher\"}]}}",
+      0, &jerr);
+  assert_non_null(record);
+  rigor_exp_analysis_t e = {.record = record};
+  const double paths[] = {2, 2, 0}, bits[] = {0, 1, 1}, rates[] = {1.5, 2.5};
+  assert_true(rigor_metric_is_state(&e, "nt_stores", paths, 3));
+  assert_false(rigor_metric_is_flag(&e, "nt_stores", paths, 3));
+  assert_true(rigor_metric_is_flag(&e, "on", bits, 3));
+  assert_true(rigor_metric_is_state(&e, "on", bits, 3));
+  assert_false(rigor_metric_is_state(&e, "gflops", rates, 2));
+  json_decref(record);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_metric_kinds),
       cmocka_unit_test(test_analysis_rows_and_runs),
       cmocka_unit_test(test_design_effects),
       cmocka_unit_test(test_report_formats),

@@ -87,7 +87,15 @@ typedef struct rigor_param {
 
 /* ---- metrics ----------------------------------------------------------------------------- */
 
-typedef enum { RIGOR_LOWER_IS_BETTER = 1, RIGOR_HIGHER_IS_BETTER = 2 } rigor_better_t;
+/* Which way a metric is better. RIGOR_NOT_A_FIGURE (appended with rigor 0.1.0, ABI 1, before its
+ * first release) marks a state the run was in rather than a performance figure (the store path
+ * a kernel took, the threads that ran it): reports show it, and no gate, comparison, contrast or
+ * history judges it. */
+typedef enum {
+  RIGOR_LOWER_IS_BETTER = 1,
+  RIGOR_HIGHER_IS_BETTER = 2,
+  RIGOR_NOT_A_FIGURE = 3
+} rigor_better_t;
 
 typedef struct rigor_metric {
   const char *name;

@@ -84,6 +84,7 @@ typedef struct rigor_metric_summary {
    * a performance figure. */
   bool flag;
   size_t n_set; /* samples at 1, for a flag */
+  bool state;   /* a flag or a metric declared not a figure (rigor_metric_is_state): never judged */
 } rigor_metric_summary_t;
 
 typedef struct rigor_row {
@@ -191,6 +192,11 @@ typedef struct rigor_exp_analysis {
  * "bool" and every value is 0 or 1 (stream's nt_stores). */
 bool rigor_metric_is_flag(const rigor_exp_analysis_t *e, const char *name, const double *values,
                           size_t n);
+/* A state the run was in, never a performance figure: a flag, or a metric the plugin declares
+ * RIGOR_NOT_A_FIGURE ("better": "none": the store path a kernel took, the threads that ran it).
+ * No gate, comparison, contrast or history judges it. */
+bool rigor_metric_is_state(const rigor_exp_analysis_t *e, const char *name, const double *values,
+                           size_t n);
 
 typedef struct rigor_analysis {
   json_t *records; /* per file, an array of its experiment and run records (samples are read as

@@ -139,8 +139,8 @@ int rigor__finish_figure(const rigor_exp_analysis_t *e, row_acc_t *ra) {
   for (size_t m = 0; pm && m < ra->n_metrics; m++)
     if (strcmp(ra->metrics[m].name, json_string_value(json_object_get(pm, "name"))) == 0)
       ma = &ra->metrics[m];
-  /* A flag is no figure of merit: such a row is judged by its time. */
-  if (ma && ma->values.n > 0 && !rigor_metric_is_flag(e, ma->name, ma->values.v, ma->values.n)) {
+  /* A state (a flag, a path taken) is no figure of merit: such a row is judged by its time. */
+  if (ma && ma->values.n > 0 && !rigor_metric_is_state(e, ma->name, ma->values.v, ma->values.n)) {
     f->name = json_string_value(json_object_get(pm, "name"));
     f->unit = json_string_value(json_object_get(pm, "unit"));
     const char *better = json_string_value(json_object_get(pm, "better"));

@@ -210,7 +210,7 @@ static int add_commit(builder_t *b, const rigor_analysis_t *a, size_t commit) {
       rc = add_point(b, e, w, commit, "time", w->n ? w->time.median : NAN, false);
       for (size_t m = 0; !rc && m < w->n_metrics; m++)
         rc = add_point(b, e, w, commit, w->metrics[m].name, w->metrics[m].median,
-                       w->metrics[m].flag);
+                       w->metrics[m].state);
     }
   }
   return rc;

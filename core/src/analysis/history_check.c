@@ -164,10 +164,14 @@ static judgement_t judge(check_t *c, const rigor_series_t *s, size_t at, const c
   const rigor_history_point_t *p = &s->points[at];
   if (s->flag) {
     *method = "flag";
-    snprintf(why, len, "%s at this commit (a flag, unit bool: shown, not a performance series)",
-             p->value == 1   ? "on"
-             : p->value == 0 ? "off"
-                             : "mixed");
+    if (strcmp(s->unit, "bool") != 0)
+      snprintf(why, len, "%g at this commit (a state of the run: shown, not a performance series)",
+               p->value);
+    else
+      snprintf(why, len, "%s at this commit (a flag, unit bool: shown, not a performance series)",
+               p->value == 1   ? "on"
+               : p->value == 0 ? "off"
+                               : "mixed");
     return FLAG;
   }
   if (p->verdict != RIGOR_VERDICT_STABLE) {

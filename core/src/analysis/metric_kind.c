@@ -14,6 +14,19 @@ static const char *declared_unit(const rigor_exp_analysis_t *e, const char *name
   return NULL;
 }
 
+bool rigor_metric_is_state(const rigor_exp_analysis_t *e, const char *name, const double *values,
+                           size_t n) {
+  if (rigor_metric_is_flag(e, name, values, n)) return true;
+  size_t i;
+  json_t *m;
+  json_array_foreach(json_object_get(json_object_get(e->record, "plugin"), "metrics"), i, m) {
+    const char *nm = json_string_value(json_object_get(m, "name"));
+    const char *better = json_string_value(json_object_get(m, "better"));
+    if (nm && strcmp(nm, name) == 0) return better && strcmp(better, "none") == 0;
+  }
+  return false;
+}
+
 bool rigor_metric_is_flag(const rigor_exp_analysis_t *e, const char *name, const double *values,
                           size_t n) {
   const char *unit = declared_unit(e, name);

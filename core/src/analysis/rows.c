@@ -151,6 +151,7 @@ int rigor__finish_row(rigor_exp_analysis_t *e, row_acc_t *ra, run_medians_t *rm)
                                      .median = rigor_stats_median_sorted(d->v, d->n),
                                      .min = d->v[0]};
       ms->flag = rigor_metric_is_flag(e, acc->name, d->v, d->n);
+      ms->state = ms->flag || rigor_metric_is_state(e, acc->name, d->v, d->n);
       for (size_t i = 0; ms->flag && i < d->n; i++)
         ms->n_set += d->v[i] == 1;
       acc->name = NULL;

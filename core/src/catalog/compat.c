@@ -95,8 +95,8 @@ int rigor_plugin_schema_diff(const rigor_plugin_t *a, const rigor_plugin_t *b, c
     }
     if (!same_text(ma->unit, mb->unit) || ma->better != mb->better) {
       snprintf(what, len, "metric '%s' is in %s, %s is better (%s, %s in the other)", mb->name,
-               shown(mb->unit), mb->better == RIGOR_HIGHER_IS_BETTER ? "higher" : "lower",
-               shown(ma->unit), ma->better == RIGOR_HIGHER_IS_BETTER ? "higher" : "lower");
+               shown(mb->unit), rigor_better_name(mb->better), shown(ma->unit),
+               rigor_better_name(ma->better));
       return 1;
     }
   }

@@ -13,12 +13,17 @@ const char *rigor_param_type_name(rigor_param_type_t type) {
   return type >= RIGOR_PARAM_BOOL && type <= RIGOR_PARAM_JSON ? names[type] : names[0];
 }
 
+const char *rigor_better_name(int better) {
+  return better == RIGOR_HIGHER_IS_BETTER ? "higher"
+         : better == RIGOR_NOT_A_FIGURE   ? "none"
+                                          : "lower";
+}
+
 static json_t *metric_json(const rigor_metric_t *m) {
   json_t *o = json_object();
   json_object_set_new(o, "name", json_string(m->name));
   json_object_set_new(o, "unit", json_string(m->unit ? m->unit : ""));
-  json_object_set_new(o, "better",
-                      json_string(m->better == RIGOR_HIGHER_IS_BETTER ? "higher" : "lower"));
+  json_object_set_new(o, "better", json_string(rigor_better_name(m->better)));
   return o;
 }
 

@@ -15,5 +15,7 @@ int rigor_plugin_describe_declared(json_t *desc, const rigor_plugin_t *d, const 
                                    char *err, size_t errlen);
 /* The name of a param type ("size", "enum", ...). */
 const char *rigor_param_type_name(rigor_param_type_t type);
+/* "higher", "lower" or "none" (RIGOR_NOT_A_FIGURE), as records and listings spell it. */
+const char *rigor_better_name(int better);
 
 #endif

@@ -191,7 +191,8 @@ RIGOR_READS_PAST_TABLES static int check_metrics(const rigor_plugin_t *d, const 
     const rigor_metric_t *m = &d->metrics[i];
     if (!string_ok(m->name, base, false) || !string_ok(m->unit, base, true) ||
         !string_ok(m->help, base, true) ||
-        (m->better != RIGOR_LOWER_IS_BETTER && m->better != RIGOR_HIGHER_IS_BETTER)) {
+        (m->better != RIGOR_LOWER_IS_BETTER && m->better != RIGOR_HIGHER_IS_BETTER &&
+         m->better != RIGOR_NOT_A_FIGURE)) {
       snprintf(err, errlen, "%s: plugin '%s': metric #%u is malformed", file, d->name, i);
       return RIGOR_EABI;
     }

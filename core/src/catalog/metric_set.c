@@ -41,13 +41,14 @@ int rigor_metric_set_build(const rigor_plugin_t *d, const void *params, rigor_me
     bool terminated = memchr(m->name, '\0', sizeof m->name) &&
                       memchr(m->unit, '\0', sizeof m->unit) &&
                       memchr(m->help, '\0', sizeof m->help);
-    bool direction = m->better == RIGOR_LOWER_IS_BETTER || m->better == RIGOR_HIGHER_IS_BETTER;
+    bool direction = m->better == RIGOR_LOWER_IS_BETTER || m->better == RIGOR_HIGHER_IS_BETTER ||
+                     m->better == RIGOR_NOT_A_FIGURE;
     if (!terminated || !m->name[0] || !direction || taken(out->all, out->n, m->name)) {
       snprintf(err, errlen, "plugin '%s' declares metric #%d %s%.47s%s, which is %s", d->name, i,
                terminated ? "'" : "", terminated ? m->name : "", terminated ? "'" : "",
                !terminated   ? "not NUL-terminated"
                : !m->name[0] ? "unnamed"
-               : !direction  ? "neither lower nor higher is better"
+               : !direction  ? "neither lower nor higher is better, nor not a figure"
                              : "already a metric");
       rigor_metric_set_free(out);
       return RIGOR_EPLUGIN;

@@ -52,7 +52,7 @@ static void print_md(FILE *out, const rigor_plugin_t *d) {
   for (uint32_t i = 0; i < d->n_metrics; i++) {
     const rigor_metric_t *m = &d->metrics[i];
     fprintf(out, "| `%s` | %s | %s | %s |\n", m->name, m->unit ? m->unit : "",
-            m->better == RIGOR_HIGHER_IS_BETTER ? "higher" : "lower", m->help ? m->help : "");
+            rigor_better_name(m->better), m->help ? m->help : "");
   }
   if (d->declare_metrics) fprintf(out, "\nThe params declare further metrics (declare_metrics).\n");
   if (d->primary_metric)
@@ -79,9 +79,11 @@ static void print_text(FILE *out, const rigor_loaded_t *l) {
   if (d->n_metrics == 0 && !d->declare_metrics) fprintf(out, "  (none)\n");
   for (uint32_t i = 0; i < d->n_metrics; i++) {
     const rigor_metric_t *m = &d->metrics[i];
-    fprintf(out, "  %-24s %-10s %s is better%s%s\n", m->name, m->unit ? m->unit : "",
-            m->better == RIGOR_HIGHER_IS_BETTER ? "higher" : "lower", m->help ? ": " : "",
-            m->help ? m->help : "");
+    fprintf(out, "  %-24s %-10s %s%s%s\n", m->name, m->unit ? m->unit : "",
+            m->better == RIGOR_NOT_A_FIGURE       ? "not a figure"
+            : m->better == RIGOR_HIGHER_IS_BETTER ? "higher is better"
+                                                  : "lower is better",
+            m->help ? ": " : "", m->help ? m->help : "");
   }
   if (d->declare_metrics) fprintf(out, "  and those the params declare\n");
   if (d->primary_metric)

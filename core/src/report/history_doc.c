@@ -94,13 +94,20 @@ static void add_flag(rigor_doc_t *doc, const rigor_history_t *h, const rigor_ser
     char label[64];
     rigor_history_commit_label(h, s->points[i].commit, label, sizeof label);
     double v = s->points[i].value;
+    char value[32];
+    snprintf(value, sizeof value, "%g", v);
+    bool boolean = strcmp(s->unit, "bool") == 0;
     int k = snprintf(states + used, sizeof states - used, "%s%s %s", i ? ", " : "", label,
-                     v == 1   ? "on"
+                     !boolean ? value
+                     : v == 1 ? "on"
                      : v == 0 ? "off"
                               : "mixed");
     used += k > 0 ? (size_t)k : 0;
   }
-  rigor_doc_text(doc, "%s: a flag (unit bool), shown, not judged: %s", name, states);
+  rigor_doc_text(doc, "%s: %s, shown, not judged: %s", name,
+                 strcmp(s->unit, "bool") == 0 ? "a flag (unit bool)"
+                                              : "a state of the run, not a figure",
+                 states);
 }
 
 static void add_series(rigor_doc_t *doc, const rigor_history_t *h, const rigor_series_t *s) {
