@@ -380,6 +380,20 @@ static void decide(rigor_comparison_t *c, const rigor_compare_opts_t *o) {
       rigor_clause_append(r->reason, sizeof r->reason, "P95 moved the other way (%+.2f%%)",
                           (r->p95_ratio - 1) * 100);
   }
+  bool assumed = false;
+  for (size_t i = 0; i < c->n_rows; i++)
+    assumed = assumed || (c->rows[i].to_decide && !c->rows[i].sessions_measured &&
+                          !c->rows[i].one_run && !c->rows[i].figure_exact &&
+                          !isfinite(c->rows[i].session_sd) && o->session_noise > 0);
+  if (assumed) {
+    char note[300];
+    snprintf(note, sizeof note,
+             "intervals allow for the variation between two sessions: %.2f%% a file (the "
+             "--session-noise default, not measured; several files a side, BASE... -- CAND..., "
+             "measure it)",
+             o->session_noise * 100);
+    json_array_append_new(c->notes, json_string(note));
+  }
   for (size_t i = 0; i < c->n_rows; i++) {
     if (c->rows[i].verdict == RIGOR_CMP_SLOWER) c->regression = true;
     if (o->fail_on & (1u << c->rows[i].verdict)) c->failed = true;

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <limits.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -54,6 +55,12 @@ static void default_output(char *buf, size_t len) {
   snprintf(buf, len, "results/ab-%s.jsonl", stamp);
 }
 
+static uint64_t fresh_seed(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return (uint64_t)ts.tv_sec * 1000003u ^ (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 20);
+}
+
 /* The experiment of typed commands, as JSON (which the YAML reader takes as written): the
  * exec plugin through the shell, each command one arm of the `command` axis. */
 static char *commands_config(const ab_args_t *a, const char *output, uint64_t min_runs,
@@ -82,6 +89,28 @@ static char *commands_config(const ab_args_t *a, const char *output, uint64_t mi
       "command", "replicates", "min", (json_int_t)min_runs, "max", (json_int_t)max_runs,
       "precision", precision_text, "timing", "warmup", (json_int_t)warmup, "cycles",
       (json_int_t)cycles, "iters", 1, "deadline", deadline_text, "output", output);
+  /* A seed of its own each time, recorded: which arm starts the first run is drawn from it. */
+  json_object_set_new(json_object_get(cfg, "order"), "seed",
+                      json_integer((json_int_t)(fresh_seed() & 0x7fffffff)));
+  char *text = cfg ? json_dumps(cfg, JSON_INDENT(2)) : NULL;
+  json_decref(cfg);
+  return text;
+}
+
+/* A CONFIG under rigor ab's stop rule: a file that extends it (found through --config-path, its
+ * own folder, so its relative paths and its own extends keep their meaning) with ab's
+ * replicates, deadline and seed, and the axis to interleave when --axis names one. */
+static char *config_wrapper(const char *base_name, const char *axis, uint64_t min_runs,
+                            uint64_t max_runs, double precision, double deadline_s, uint64_t seed) {
+  char precision_text[32], deadline_text[32];
+  snprintf(precision_text, sizeof precision_text, "%g%%", precision * 100);
+  snprintf(deadline_text, sizeof deadline_text, "%gs", deadline_s);
+  json_t *order = json_pack("{s:{s:I, s:I, s:s}, s:I}", "replicates", "min", (json_int_t)min_runs,
+                            "max", (json_int_t)max_runs, "precision", precision_text, "seed",
+                            (json_int_t)(seed & 0x7fffffff));
+  if (axis) json_object_set_new(order, "interleave", json_string(axis));
+  json_t *cfg =
+      json_pack("{s:s, s:o, s:s}", "extends", base_name, "order", order, "deadline", deadline_text);
   char *text = cfg ? json_dumps(cfg, JSON_INDENT(2)) : NULL;
   json_decref(cfg);
   return text;
@@ -107,6 +136,11 @@ static void fmt_elapsed(char *buf, size_t len, double s) {
     snprintf(buf, len, "%.1f s", s);
 }
 
+/* Three decimals below 10, so that 0.9988 never reads as 1 and [1.003, ...] as [1, ...]. */
+static void fmt_ratio(char *buf, size_t len, double v) {
+  snprintf(buf, len, v < 10 ? "%.3f" : "%.4g", v);
+}
+
 /* One arm's answer: the factor, its interval and half-width, what it stands on, the verdict
  * when it claims no direction. */
 static void answer(const rigor_contrast_t *c, double elapsed_s) {
@@ -127,9 +161,13 @@ static void answer(const rigor_contrast_t *c, double elapsed_s) {
   char pairs[64] = "";
   if (c->interleaved && c->n_pairs)
     snprintf(pairs, sizeof pairs, " x %.0f pairs", (double)c->n_windows / (double)c->n_pairs);
-  printf("%s ran %.3g× %s than %s [%.3g, %.3g] ±%.1f%%, %zu %s%s, %s", c->label, f, word,
-         c->ref_label, flo, fhi, expm1(c->half_width) * 100, c->n_pairs,
-         c->interleaved ? "runs" : "blocks", pairs, when);
+  char fs[32], ls[32], hs[32];
+  fmt_ratio(fs, sizeof fs, f);
+  fmt_ratio(ls, sizeof ls, flo);
+  fmt_ratio(hs, sizeof hs, fhi);
+  printf("%s ran %s× %s than %s [%s, %s] ±%.1f%%, %zu %s%s, %s", c->label, fs, word, c->ref_label,
+         ls, hs, expm1(c->half_width) * 100, c->n_pairs, c->interleaved ? "runs" : "blocks", pairs,
+         when);
   if (c->verdict != RIGOR_CMP_FASTER && c->verdict != RIGOR_CMP_SLOWER)
     printf(": %s (%s)", rigor_cmp_verdict_name(c->verdict), c->reason);
   printf("\n");
@@ -270,7 +308,31 @@ int rigor_cmd_ab(int argc, char **argv) {
     snprintf(output, sizeof output, "%s", a.output);
   else
     default_output(output, sizeof output);
-  if (!config_mode) {
+  char config_dir[1100] = "";
+  if (config_mode) {
+    /* The config's folder is where its wrapper finds it (--config-path), by its file name. */
+    char real[PATH_MAX];
+    if (!realpath(a.positional.v[0], real)) real[0] = '\0';
+    char *slash = strrchr(real, '/');
+    if (slash) {
+      *slash = '\0';
+      snprintf(config_dir, sizeof config_dir, "%s", real[0] ? real : "/");
+    }
+    if (a.prepare || a.warmup || a.cycles || a.names.n)
+      fprintf(stderr, "rigor ab: --prepare, --warmup, --cycles and --name apply to typed commands; "
+                      "the CONFIG's own settings run\n");
+    char *text = config_wrapper(slash ? slash + 1 : a.positional.v[0], a.axis, min_runs, max_runs,
+                                precision, deadline_s, fresh_seed());
+    if (!text || write_temp_config(text, config, sizeof config) != 0) {
+      fprintf(stderr, "rigor ab: cannot write the experiment to %s: %s\n",
+              config[0] ? config : "TMPDIR", strerror(errno));
+      free(text);
+      rigor_strings_free(&a.names), rigor_strings_free(&a.builds),
+          rigor_strings_free(&a.positional);
+      return RIGOR_EXIT_USAGE;
+    }
+    free(text);
+  } else {
     char *text =
         commands_config(&a, output, min_runs, max_runs, precision, deadline_s, warmup, cycles);
     if (!text || write_temp_config(text, config, sizeof config) != 0) {
@@ -296,7 +358,12 @@ int rigor_cmd_ab(int argc, char **argv) {
   char *rargv[64];
   int n = 0;
   rargv[n++] = "run";
-  rargv[n++] = config_mode ? (char *)a.positional.v[0] : config;
+  rargv[n++] = config;
+  char config_path_arg[1200];
+  if (config_mode) {
+    snprintf(config_path_arg, sizeof config_path_arg, "--config-path=%s", config_dir);
+    rargv[n++] = config_path_arg;
+  }
   rargv[n++] = "-o";
   rargv[n++] = output;
   rargv[n++] = "--no-report";
