@@ -32,6 +32,7 @@ for i in $(seq 1 "$n"); do
   t0=$(date +%s.%N)
   rc=0
   "$rigor" ab "$work/aa.yaml" --build "a=$plugins" --build "b=$plugins" -o "$out" -q \
+    --precision 1% --deadline "${DEADLINE:-15s}" \
     >"$work/aa-$i.txt" 2>&1 || rc=$?
   secs=$(seconds_since "$t0")
   read -r verdict ratio lo hi pairs <<<"$(contrast "$out" build)"

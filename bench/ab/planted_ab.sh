@@ -29,7 +29,8 @@ YAML
     out="$work/p-$plant-$i.jsonl"
     t0=$(date +%s.%N)
     rc=0
-    "$rigor" ab "$work/planted-$plant.yaml" --axis elements -o "$out" -q >"$work/p-$plant-$i.txt" 2>&1 || rc=$?
+    "$rigor" ab "$work/planted-$plant.yaml" --axis elements -o "$out" -q --precision 1% \
+      --deadline "${DEADLINE:-20s}" >"$work/p-$plant-$i.txt" 2>&1 || rc=$?
     secs=$(seconds_since "$t0")
     read -r verdict ratio lo hi pairs <<<"$(contrast "$out" elements)"
     echo "$verdict $ratio $lo $hi $pairs $secs $rc" >>"$work/p-$plant.txt"
