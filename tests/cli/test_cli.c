@@ -105,7 +105,7 @@ static int setup(void **state) {
                        "params: {bytes: 1KiB}\n"
                        "timing: {warmup: 0, cycles: 3, iters: 4}\n"
                        "matrix:\n"
-                       "  spin_ns: [0, 1000]\n"
+                       "  spin_ns: [20000, 21000]\n"
                        "order: {design: mirrored, replicates: 2}\n"
                        "output: a.jsonl\n");
   write_text("b.yaml", "schema: 1\n"

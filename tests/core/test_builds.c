@@ -211,8 +211,10 @@ static void test_same_so_twice_from_the_command_line(void **st) {
   size_t i;
   json_t *c;
   json_array_foreach(contrasts, i, c) {
+    /* An A/A claims no direction; whether 4 blocks show `same` (the whole interval inside the
+     * 50% threshold) depends on the machine's noise, so `inconclusive` is right too. */
     const char *verdict = json_string_value(json_object_get(c, "verdict"));
-    if (strcmp(verdict, "same") != 0)
+    if (strcmp(verdict, "same") != 0 && strcmp(verdict, "inconclusive") != 0)
       fail_msg("A/A contrast %s: %s", verdict, json_string_value(json_object_get(c, "reason")));
     assert_int_equal(json_integer_value(json_object_get(c, "pairs")), 4);
   }
