@@ -72,7 +72,10 @@ typedef struct rigor_store_filter {
 
 /* The matching records as a results file holds them: each experiment record, then each of its
  * runs' samples followed by the run record. rigor_store_export writes them as JSON Lines, and
- * returns RIGOR_ENOENT with err naming the selection when no run matches it. */
+ * returns RIGOR_ENOENT with err naming the selection when no run matches it. An export keeps the
+ * runs of each commit (of each import, where it has no commit) apart: an experiment name whose
+ * runs came at more than one commit, or under more than one experiment record, is written as one
+ * experiment per commit, named NAME@COMMIT (see docs/results-format.md). */
 int rigor_store_records(rigor_store_t *s, const rigor_store_filter_t *f, json_t **records,
                         char *err, size_t errlen);
 int rigor_store_export(rigor_store_t *s, const rigor_store_filter_t *f, FILE *out, char *err,
