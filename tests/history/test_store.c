@@ -491,6 +491,77 @@ static void test_export_config_change(void **state) {
   rigor_analysis_free(a);
 }
 
+/* The samples of two runs interleaved line by line, in more rows than one statement holds: each
+ * run keeps its samples in file order, and importing again adds nothing. */
+static void test_interleaved_runs(void **state) {
+  fixture_t *f = *state;
+  migrated(f);
+  char path[600], err[2048] = "";
+  path_in(f, "r.jsonl", path, sizeof path);
+  hx_spec_t spec;
+  hx_defaults(&spec);
+  spec.runs = 2;
+  spec.cycles = 100;
+  hx_write(path, &spec);
+  json_t *lines = NULL;
+  bool cut = false;
+  assert_int_equal(rigor_results_load(path, &lines, &cut, err, sizeof err), 0);
+  assert_int_equal(json_array_size(lines), 1 + 2 * 101);
+  FILE *fp = fopen(path, "w");
+  char *text = json_dumps(json_array_get(lines, 0), JSON_COMPACT);
+  fprintf(fp, "%s\n", text);
+  free(text);
+  for (size_t c = 0; c < 100; c++)
+    for (size_t r = 0; r < 2; r++) {
+      text = json_dumps(json_array_get(lines, 1 + r * 101 + c), JSON_COMPACT);
+      fprintf(fp, "%s\n", text);
+      free(text);
+    }
+  for (size_t r = 0; r < 2; r++) {
+    text = json_dumps(json_array_get(lines, 1 + r * 101 + 100), JSON_COMPACT);
+    fprintf(fp, "%s\n", text);
+    free(text);
+  }
+  fclose(fp);
+  rigor_store_import_opts_t o = {.dirty = -1};
+  rigor_store_import_result_t r;
+  assert_int_equal(rigor_store_import(f->s, path, &o, &r, err, sizeof err), 0);
+  assert_int_equal(r.runs_added, 2);
+  assert_int_equal(r.samples_added, 200);
+  assert_int_equal(rigor_store_import(f->s, path, &o, &r, err, sizeof err), 0);
+  assert_int_equal(r.runs_added + r.samples_added, 0);
+  assert_int_equal(r.runs_present, 2);
+  /* Exported per run, the samples in their order: the file as hx_write wrote it. */
+  json_t *all = NULL;
+  rigor_store_filter_t none = {0};
+  assert_int_equal(rigor_store_records(f->s, &none, &all, err, sizeof err), 0);
+  assert_true(json_equal(all, lines));
+  json_decref(all);
+  json_decref(lines);
+}
+
+/* Where a file has a record the store refuses and, further on, a line that is no JSON, the
+ * malformed line is what is said, as when the file was read whole. */
+static void test_first_fault_worded(void **state) {
+  fixture_t *f = *state;
+  migrated(f);
+  char path[600], err[2048] = "";
+  path_in(f, "bad.jsonl", path, sizeof path);
+  FILE *fp = fopen(path, "w");
+  fputs("{\"schema\":\"rigor.result/1\",\"type\":\"experiment\",\"experiment\":\"x\"}\n", fp);
+  fputs("{\"schema\":\"rigor.result/1\",\"type\":\"run\",\"experiment\":\"x\",\"run\":0,"
+        "\"attempt\":1,\"status\":\"ok\"}\n",
+        fp);
+  fputs("{nope\n\n", fp);
+  fclose(fp);
+  rigor_store_import_opts_t o = {.dirty = -1};
+  rigor_store_import_result_t r;
+  assert_int_not_equal(rigor_store_import(f->s, path, &o, &r, err, sizeof err), 0);
+  assert_non_null(strstr(err, ":3:"));
+  assert_non_null(strstr(err, "nothing was stored"));
+  assert_int_equal(n_imports(f), 0);
+}
+
 int main(int argc, char **argv) {
   backend = hx_backend_from_args(argc, argv);
   printf("store backend: %s\n", hx_backend_name(backend));
@@ -504,6 +575,8 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup_teardown(test_points_in_commit_order, setup, teardown),
       cmocka_unit_test_setup_teardown(test_export_keeps_commits_apart, setup, teardown),
       cmocka_unit_test_setup_teardown(test_export_config_change, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_interleaved_runs, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_first_fault_worded, setup, teardown),
       cmocka_unit_test(test_url_redacted),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -55,7 +55,9 @@ typedef struct rigor_store_import_result {
 /* Imports one results file in one transaction. A run already stored (same experiment hash, same
  * experiment record and same run record and samples) is not stored again, so importing a file
  * twice adds nothing. A file that does not read whole (malformed, or a last line cut by a killed
- * writer) is refused with "file:line:col: message" and nothing of it is stored. */
+ * writer) is refused with "file:line:col: message" and nothing of it is stored. The file is read
+ * as a stream, three times (check, keys, samples), so memory grows with its experiment and run
+ * records, never with its samples; out of memory is refused in words, nothing stored. */
 int rigor_store_import(rigor_store_t *s, const char *path, const rigor_store_import_opts_t *o,
                        rigor_store_import_result_t *res, char *err, size_t errlen);
 
