@@ -6,9 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include <cmocka.h>
 
+#include "analysis.h"
 #include "reader.h"
 #include "store.h"
 #include "rigor/plugin.h"
@@ -377,6 +379,189 @@ static void test_url_redacted(void **state) {
   assert_string_equal(out, "results/rigor.db");
 }
 
+/* Imports the file spec describes at commit; returns the runs it added. */
+static size_t import_at(fixture_t *f, const hx_spec_t *spec, const char *file, const char *commit) {
+  char path[600], err[2048] = "";
+  path_in(f, file, path, sizeof path);
+  hx_write(path, spec);
+  rigor_store_import_opts_t o = {.commit = commit, .dirty = -1};
+  rigor_store_import_result_t r;
+  assert_int_equal(rigor_store_import(f->s, path, &o, &r, err, sizeof err), 0);
+  return r.runs_added;
+}
+
+/* Exports everything and reads the export as rigor report does; returns the analysis. */
+static rigor_analysis_t *export_and_read(fixture_t *f, const char *file) {
+  char out[600], err[2048] = "";
+  path_in(f, file, out, sizeof out);
+  FILE *fp = fopen(out, "w");
+  assert_non_null(fp);
+  rigor_store_filter_t none = {0};
+  assert_int_equal(rigor_store_export(f->s, &none, fp, err, sizeof err), 0);
+  fclose(fp);
+  const char *paths[] = {out};
+  rigor_analysis_t *a = NULL;
+  int rc = rigor_analysis_load(paths, 1, &a, err, sizeof err);
+  if (rc) fprintf(stderr, "%s\n", err);
+  assert_int_equal(rc, 0);
+  /* And the command itself, which says so when it counts runs held twice. */
+  char cmd[2048];
+  snprintf(cmd, sizeof cmd, "'%s' report '%s' >'%s.txt' 2>&1", RIGOR_EXE, out, out);
+  int st = system(cmd);
+  assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+  snprintf(cmd, sizeof cmd, "%s.txt", out);
+  char *text = hx_slurp(cmd);
+  assert_null(strstr(text, "twice"));
+  free(text);
+  return a;
+}
+
+static const rigor_exp_analysis_t *exp_named(const rigor_analysis_t *a, const char *name) {
+  for (size_t i = 0; i < a->n_exps; i++)
+    if (strcmp(a->exps[i].name, name) == 0) return &a->exps[i];
+  fail_msg("no experiment '%s' in the export", name);
+  return NULL;
+}
+
+/* One experiment record, runs at two commits (the same run numbers, other samples): the export
+ * keeps each commit's runs, none read as held twice. */
+static void test_export_keeps_commits_apart(void **state) {
+  fixture_t *f = *state;
+  migrated(f);
+  hx_spec_t spec;
+  hx_defaults(&spec);
+  spec.runs = 2;
+  spec.cycles = 3;
+  assert_int_equal(import_at(f, &spec, "c1.jsonl", "1111111111111111aaaa"), 2);
+  spec.seed = 2;
+  assert_int_equal(import_at(f, &spec, "c2.jsonl", "2222222222222222bbbb"), 2);
+  rigor_analysis_t *a = export_and_read(f, "export.jsonl");
+  assert_int_equal(a->n_exps, 2);
+  const rigor_exp_analysis_t *one = exp_named(a, "hist@111111111111");
+  const rigor_exp_analysis_t *two = exp_named(a, "hist@222222222222");
+  assert_int_equal(one->n_runs, 2);
+  assert_int_equal(two->n_runs, 2);
+  assert_int_equal(one->duplicate_records + two->duplicate_records, 0);
+  assert_int_equal(one->ignored_samples + two->ignored_samples, 0);
+  rigor_analysis_free(a);
+}
+
+/* The configuration changed between two commits: two experiments, each readable. An experiment
+ * stored at one commit only keeps its name. */
+static void test_export_config_change(void **state) {
+  fixture_t *f = *state;
+  migrated(f);
+  hx_spec_t spec;
+  hx_defaults(&spec);
+  spec.runs = 2;
+  spec.cycles = 3;
+  assert_int_equal(import_at(f, &spec, "old.jsonl", "c0ffee0000000000"), 2);
+  spec.hash = "ffffeeeeddddcccc";
+  spec.created = "2024-02-01T00:00:00.000Z";
+  spec.seed = 5;
+  assert_int_equal(import_at(f, &spec, "new.jsonl", "decaf00000000000"), 2);
+  hx_spec_t other;
+  hx_defaults(&other);
+  other.name = "alone";
+  other.runs = 2;
+  other.cycles = 2;
+  assert_int_equal(import_at(f, &other, "alone.jsonl", "decaf00000000000"), 2);
+  rigor_analysis_t *a = export_and_read(f, "export.jsonl");
+  assert_int_equal(a->n_exps, 3);
+  const rigor_exp_analysis_t *old = exp_named(a, "hist@c0ffee000000");
+  const rigor_exp_analysis_t *cur = exp_named(a, "hist@decaf0000000");
+  assert_int_equal(old->n_runs, 2);
+  assert_int_equal(cur->n_runs, 2);
+  assert_string_equal(json_string_value(json_object_get(old->record, "hash")), "a1b2c3d4e5f6");
+  assert_string_equal(json_string_value(json_object_get(cur->record, "hash")), "ffffeeeeddddcccc");
+  assert_int_equal(exp_named(a, "alone")->n_runs, 2);
+  rigor_analysis_free(a);
+  /* Two configurations at one commit: kept apart by their stored record's number. */
+  spec.hash = "9999888877776666";
+  spec.created = "2024-03-01T00:00:00.000Z";
+  assert_int_equal(import_at(f, &spec, "third.jsonl", "decaf00000000000"), 2);
+  a = export_and_read(f, "export2.jsonl");
+  assert_int_equal(a->n_exps, 4);
+  size_t at_decaf = 0;
+  for (size_t i = 0; i < a->n_exps; i++) {
+    if (strncmp(a->exps[i].name, "hist@decaf0000000-e", 19) == 0) at_decaf++;
+    assert_int_equal(a->exps[i].duplicate_records, 0);
+  }
+  assert_int_equal(at_decaf, 2);
+  rigor_analysis_free(a);
+}
+
+/* The samples of two runs interleaved line by line, in more rows than one statement holds: each
+ * run keeps its samples in file order, and importing again adds nothing. */
+static void test_interleaved_runs(void **state) {
+  fixture_t *f = *state;
+  migrated(f);
+  char path[600], err[2048] = "";
+  path_in(f, "r.jsonl", path, sizeof path);
+  hx_spec_t spec;
+  hx_defaults(&spec);
+  spec.runs = 2;
+  spec.cycles = 100;
+  hx_write(path, &spec);
+  json_t *lines = NULL;
+  bool cut = false;
+  assert_int_equal(rigor_results_load(path, &lines, &cut, err, sizeof err), 0);
+  assert_int_equal(json_array_size(lines), 1 + 2 * 101);
+  FILE *fp = fopen(path, "w");
+  char *text = json_dumps(json_array_get(lines, 0), JSON_COMPACT);
+  fprintf(fp, "%s\n", text);
+  free(text);
+  for (size_t c = 0; c < 100; c++)
+    for (size_t r = 0; r < 2; r++) {
+      text = json_dumps(json_array_get(lines, 1 + r * 101 + c), JSON_COMPACT);
+      fprintf(fp, "%s\n", text);
+      free(text);
+    }
+  for (size_t r = 0; r < 2; r++) {
+    text = json_dumps(json_array_get(lines, 1 + r * 101 + 100), JSON_COMPACT);
+    fprintf(fp, "%s\n", text);
+    free(text);
+  }
+  fclose(fp);
+  rigor_store_import_opts_t o = {.dirty = -1};
+  rigor_store_import_result_t r;
+  assert_int_equal(rigor_store_import(f->s, path, &o, &r, err, sizeof err), 0);
+  assert_int_equal(r.runs_added, 2);
+  assert_int_equal(r.samples_added, 200);
+  assert_int_equal(rigor_store_import(f->s, path, &o, &r, err, sizeof err), 0);
+  assert_int_equal(r.runs_added + r.samples_added, 0);
+  assert_int_equal(r.runs_present, 2);
+  /* Exported per run, the samples in their order: the file as hx_write wrote it. */
+  json_t *all = NULL;
+  rigor_store_filter_t none = {0};
+  assert_int_equal(rigor_store_records(f->s, &none, &all, err, sizeof err), 0);
+  assert_true(json_equal(all, lines));
+  json_decref(all);
+  json_decref(lines);
+}
+
+/* Where a file has a record the store refuses and, further on, a line that is no JSON, the
+ * malformed line is what is said, as when the file was read whole. */
+static void test_first_fault_worded(void **state) {
+  fixture_t *f = *state;
+  migrated(f);
+  char path[600], err[2048] = "";
+  path_in(f, "bad.jsonl", path, sizeof path);
+  FILE *fp = fopen(path, "w");
+  fputs("{\"schema\":\"rigor.result/1\",\"type\":\"experiment\",\"experiment\":\"x\"}\n", fp);
+  fputs("{\"schema\":\"rigor.result/1\",\"type\":\"run\",\"experiment\":\"x\",\"run\":0,"
+        "\"attempt\":1,\"status\":\"ok\"}\n",
+        fp);
+  fputs("{nope\n\n", fp);
+  fclose(fp);
+  rigor_store_import_opts_t o = {.dirty = -1};
+  rigor_store_import_result_t r;
+  assert_int_not_equal(rigor_store_import(f->s, path, &o, &r, err, sizeof err), 0);
+  assert_non_null(strstr(err, ":3:"));
+  assert_non_null(strstr(err, "nothing was stored"));
+  assert_int_equal(n_imports(f), 0);
+}
+
 int main(int argc, char **argv) {
   backend = hx_backend_from_args(argc, argv);
   printf("store backend: %s\n", hx_backend_name(backend));
@@ -388,6 +573,10 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup_teardown(test_malformed_files_refused, setup, teardown),
       cmocka_unit_test_setup_teardown(test_incremental_and_orphans, setup, teardown),
       cmocka_unit_test_setup_teardown(test_points_in_commit_order, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_export_keeps_commits_apart, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_export_config_change, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_interleaved_runs, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_first_fault_worded, setup, teardown),
       cmocka_unit_test(test_url_redacted),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -71,8 +71,8 @@ int rigor_results_read(const char *path, const rigor_results_callbacks_t *cb, bo
 int rigor_results_feed(const json_t *records, const rigor_results_callbacks_t *cb,
                        const char *source, char *err, size_t errlen);
 
-/* Every record of a file, samples included, as one JSON array: memory grows with the file, so
- * only for readers that keep everything anyway (importing into the store). */
+/* Every record of a file, samples included, as one JSON array: memory grows with the file (about
+ * ten times its size), so only for readers that keep everything anyway. */
 int rigor_results_load(const char *path, json_t **records, bool *truncated, char *err,
                        size_t errlen);
 

@@ -55,7 +55,9 @@ typedef struct rigor_store_import_result {
 /* Imports one results file in one transaction. A run already stored (same experiment hash, same
  * experiment record and same run record and samples) is not stored again, so importing a file
  * twice adds nothing. A file that does not read whole (malformed, or a last line cut by a killed
- * writer) is refused with "file:line:col: message" and nothing of it is stored. */
+ * writer) is refused with "file:line:col: message" and nothing of it is stored. The file is read
+ * as a stream, three times (check, keys, samples), so memory grows with its experiment and run
+ * records, never with its samples; out of memory is refused in words, nothing stored. */
 int rigor_store_import(rigor_store_t *s, const char *path, const rigor_store_import_opts_t *o,
                        rigor_store_import_result_t *res, char *err, size_t errlen);
 
@@ -72,7 +74,10 @@ typedef struct rigor_store_filter {
 
 /* The matching records as a results file holds them: each experiment record, then each of its
  * runs' samples followed by the run record. rigor_store_export writes them as JSON Lines, and
- * returns RIGOR_ENOENT with err naming the selection when no run matches it. */
+ * returns RIGOR_ENOENT with err naming the selection when no run matches it. An export keeps the
+ * runs of each commit (of each import, where it has no commit) apart: an experiment name whose
+ * runs came at more than one commit, or under more than one experiment record, is written as one
+ * experiment per commit, named NAME@COMMIT (see docs/results-format.md). */
 int rigor_store_records(rigor_store_t *s, const rigor_store_filter_t *f, json_t **records,
                         char *err, size_t errlen);
 int rigor_store_export(rigor_store_t *s, const rigor_store_filter_t *f, FILE *out, char *err,

@@ -77,20 +77,34 @@ int rigor_store_list(rigor_store_t *s, json_t **imports, char *err, size_t errle
  */
 
 typedef struct stored_run {
-  long long id, experiment;
+  long long id, experiment, import_id;
   char *record;
+  char *name;      /* the experiment's */
+  char *commit;    /* the import's, or NULL */
+  size_t group;    /* index into selection.groups */
   json_t *samples; /* array of record texts */
 } stored_run_t;
+
+/* The runs of one experiment record brought by one commit (or, without a commit, one import):
+ * what an exported file holds as one experiment. */
+typedef struct run_group {
+  long long experiment, import_id;
+  const char *name, *commit;
+  char *alias; /* the name in the exported file where it is not the stored one, else NULL */
+} run_group_t;
 
 typedef struct selection {
   stored_run_t *runs;
   size_t n, cap;
   size_t cursor; /* samples arrive ordered by run id: the run they belong to is found forward */
+  run_group_t *groups;
+  size_t n_groups;
+  bool split; /* an export: runs kept apart by commit or import, and renamed where needed */
 } selection_t;
 
 static int take_run(void *ctx, int n, const char *const *v) {
   selection_t *sel = ctx;
-  if (n < 3) return RIGOR_EIO;
+  if (n < 6 || !v[2] || !v[4]) return RIGOR_EIO;
   if (sel->n == sel->cap) {
     size_t cap = sel->cap ? 2 * sel->cap : 64;
     stored_run_t *runs = realloc(sel->runs, cap * sizeof *runs);
@@ -101,8 +115,11 @@ static int take_run(void *ctx, int n, const char *const *v) {
   *r = (stored_run_t){.id = strtoll(v[0], NULL, 10),
                       .experiment = strtoll(v[1], NULL, 10),
                       .record = strdup(v[2]),
+                      .import_id = strtoll(v[3], NULL, 10),
+                      .name = strdup(v[4]),
+                      .commit = dup_or_null(v[5]),
                       .samples = json_array()};
-  return r->record ? 0 : RIGOR_ENOMEM;
+  return r->record && r->name && (r->commit || !v[5]) && r->samples ? 0 : RIGOR_ENOMEM;
 }
 
 static int cmp_run_id(const void *a, const void *b) {
@@ -144,9 +161,67 @@ static void where(const rigor_store_filter_t *f, char *sql, size_t len, const ch
 static void free_selection(selection_t *sel) {
   for (size_t i = 0; i < sel->n; i++) {
     free(sel->runs[i].record);
+    free(sel->runs[i].name);
+    free(sel->runs[i].commit);
     json_decref(sel->runs[i].samples);
   }
   free(sel->runs);
+  for (size_t g = 0; g < sel->n_groups; g++)
+    free(sel->groups[g].alias);
+  free(sel->groups);
+}
+
+static bool same_text(const char *a, const char *b) {
+  return a && b ? strcmp(a, b) == 0 : a == b;
+}
+
+static bool same_group(const run_group_t *g, const stored_run_t *r, bool split) {
+  if (g->experiment != r->experiment) return false;
+  return !split ||
+         (r->commit ? same_text(g->commit, r->commit) : !g->commit && g->import_id == r->import_id);
+}
+
+/* Where one experiment name has more than one group, each is named NAME@COMMIT (the first 12
+ * characters of the commit) or NAME@import-ID (an import without a commit); two experiment
+ * records of one name at one commit add -e and the stored record's number. */
+static int name_groups(selection_t *sel) {
+  for (size_t i = 0; i < sel->n; i++) {
+    stored_run_t *r = &sel->runs[i];
+    size_t g = 0;
+    while (g < sel->n_groups && !same_group(&sel->groups[g], r, sel->split))
+      g++;
+    if (g == sel->n_groups) {
+      run_group_t *grown = realloc(sel->groups, (sel->n_groups + 1) * sizeof *grown);
+      if (!grown) return RIGOR_ENOMEM;
+      sel->groups = grown;
+      grown[sel->n_groups++] = (run_group_t){.experiment = r->experiment,
+                                             .import_id = r->import_id,
+                                             .name = r->name,
+                                             .commit = r->commit};
+    }
+    r->group = g;
+  }
+  for (size_t g = 0; sel->split && g < sel->n_groups; g++) {
+    run_group_t *x = &sel->groups[g];
+    bool shared = false, same_commit = false;
+    for (size_t h = 0; h < sel->n_groups; h++) {
+      const run_group_t *y = &sel->groups[h];
+      if (h == g || strcmp(x->name, y->name) != 0) continue;
+      shared = true;
+      same_commit |= x->commit && same_text(x->commit, y->commit);
+    }
+    if (!shared) continue;
+    char label[64], exp[32] = "";
+    if (x->commit)
+      snprintf(label, sizeof label, "%.12s", x->commit);
+    else
+      snprintf(label, sizeof label, "import-%lld", x->import_id);
+    if (same_commit) snprintf(exp, sizeof exp, "-e%lld", x->experiment);
+    size_t len = strlen(x->name) + strlen(label) + strlen(exp) + 2;
+    if (!(x->alias = malloc(len))) return RIGOR_ENOMEM;
+    snprintf(x->alias, len, "%s@%s%s", x->name, label, exp);
+  }
+  return 0;
 }
 
 static int select_runs(rigor_store_t *s, const rigor_store_filter_t *f, selection_t *sel) {
@@ -155,13 +230,14 @@ static int select_runs(rigor_store_t *s, const rigor_store_filter_t *f, selectio
   int n = 0;
   where(f, cond, sizeof cond, p, &n, id_text, sizeof id_text);
   snprintf(sql, sizeof sql,
-           "SELECT r.id, r.experiment_id, r.record FROM runs r"
+           "SELECT r.id, r.experiment_id, r.record, r.import_id, e.name, i.commit_sha FROM runs r"
            " JOIN experiments e ON e.id = r.experiment_id JOIN imports i ON i.id = r.import_id%s"
            " ORDER BY r.id",
            cond);
   int rc = s->ops->exec(s, sql, n, p, take_run, sel);
   if (rc || sel->n == 0) return rc;
   qsort(sel->runs, sel->n, sizeof *sel->runs, cmp_run_id);
+  if ((rc = name_groups(sel))) return rc;
   snprintf(sql, sizeof sql,
            "SELECT s.run_id, s.record FROM samples s JOIN runs r ON r.id = s.run_id"
            " JOIN experiments e ON e.id = r.experiment_id JOIN imports i ON i.id = r.import_id%s"
@@ -179,39 +255,49 @@ static int copy_text(void *ctx, int n, const char *const *v) {
   return *out ? 0 : RIGOR_ENOMEM;
 }
 
-/* Each experiment record once, before its runs; each run's samples before its run record, as a
- * results file has them. Runs keep the order they were stored in. */
-static int emit_selection(rigor_store_t *s, const selection_t *sel, emit_fn emit, void *ctx) {
-  bool *done = calloc(sel->n ? sel->n : 1, sizeof *done);
-  if (!done) return RIGOR_ENOMEM;
-  int rc = 0;
-  for (size_t i = 0; !rc && i < sel->n; i++) {
-    if (done[i]) continue;
-    long long exp = sel->runs[i].experiment;
-    char id[32], *record = NULL;
-    snprintf(id, sizeof id, "%lld", exp);
-    const char *p[] = {id};
-    rc = s->ops->exec(s, "SELECT record FROM experiments WHERE id = $1", 1, p, copy_text, &record);
-    if (!rc) rc = emit(ctx, record);
-    free(record);
-    for (size_t j = i; !rc && j < sel->n; j++) {
-      if (done[j] || sel->runs[j].experiment != exp) continue;
-      done[j] = true;
-      size_t k;
-      json_t *text;
-      json_array_foreach(sel->runs[j].samples, k, text) {
-        if (!rc) rc = emit(ctx, json_string_value(text));
-      }
-      if (!rc) rc = emit(ctx, sel->runs[j].record);
-    }
-  }
-  free(done);
+/* A record as stored, or under the group's name where the export renames it. */
+static int emit_as(const run_group_t *g, const char *record, emit_fn emit, void *ctx) {
+  if (!g->alias) return emit(ctx, record);
+  json_error_t jerr;
+  json_t *rec = json_loads(record, 0, &jerr);
+  if (!rec) return RIGOR_EIO;
+  char *text = NULL;
+  int rc = json_object_set_new(rec, "experiment", json_string(g->alias)) ? RIGOR_ENOMEM : 0;
+  if (!rc && !(text = json_dumps(rec, JSON_COMPACT))) rc = RIGOR_ENOMEM;
+  json_decref(rec);
+  if (!rc) rc = emit(ctx, text);
+  free(text);
   return rc;
 }
 
-static int emit_selected(rigor_store_t *s, const rigor_store_filter_t *f, emit_fn emit, void *ctx,
-                         size_t *n_runs, char *err, size_t errlen) {
-  selection_t sel = {0};
+/* Each experiment record once per group, before its runs; each run's samples before its run
+ * record, as a results file has them. Runs keep the order they were stored in. */
+static int emit_selection(rigor_store_t *s, const selection_t *sel, emit_fn emit, void *ctx) {
+  int rc = 0;
+  for (size_t g = 0; !rc && g < sel->n_groups; g++) {
+    const run_group_t *grp = &sel->groups[g];
+    char id[32], *record = NULL;
+    snprintf(id, sizeof id, "%lld", grp->experiment);
+    const char *p[] = {id};
+    rc = s->ops->exec(s, "SELECT record FROM experiments WHERE id = $1", 1, p, copy_text, &record);
+    if (!rc) rc = emit_as(grp, record, emit, ctx);
+    free(record);
+    for (size_t j = 0; !rc && j < sel->n; j++) {
+      if (sel->runs[j].group != g) continue;
+      size_t k;
+      json_t *text;
+      json_array_foreach(sel->runs[j].samples, k, text) {
+        if (!rc) rc = emit_as(grp, json_string_value(text), emit, ctx);
+      }
+      if (!rc) rc = emit_as(grp, sel->runs[j].record, emit, ctx);
+    }
+  }
+  return rc;
+}
+
+static int emit_selected(rigor_store_t *s, const rigor_store_filter_t *f, bool split, emit_fn emit,
+                         void *ctx, size_t *n_runs, char *err, size_t errlen) {
+  selection_t sel = {.split = split};
   int rc = select_runs(s, f, &sel);
   if (!rc) rc = emit_selection(s, &sel, emit, ctx);
   *n_runs = sel.n;
@@ -232,7 +318,7 @@ int rigor_store_records(rigor_store_t *s, const rigor_store_filter_t *f, json_t 
                         char *err, size_t errlen) {
   json_t *all = json_array();
   size_t n_runs;
-  int rc = emit_selected(s, f, to_array, all, &n_runs, err, errlen);
+  int rc = emit_selected(s, f, false, to_array, all, &n_runs, err, errlen);
   if (rc) {
     json_decref(all);
     return rc;
@@ -248,7 +334,7 @@ static int to_file(void *ctx, const char *record) {
 int rigor_store_export(rigor_store_t *s, const rigor_store_filter_t *f, FILE *out, char *err,
                        size_t errlen) {
   size_t n_runs = 0;
-  int rc = emit_selected(s, f, to_file, out, &n_runs, err, errlen);
+  int rc = emit_selected(s, f, true, to_file, out, &n_runs, err, errlen);
   if (rc || n_runs) return rc;
   char import[32] = "";
   if (f->import_id) snprintf(import, sizeof import, "%lld", f->import_id);
