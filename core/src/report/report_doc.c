@@ -62,8 +62,12 @@ rigor_doc_t *rigor_report_doc(const rigor_analysis_t *a, const rigor_report_opts
   for (size_t x = 0; x < a->n_exps; x++) {
     const rigor_exp_analysis_t *e = &a->exps[x];
     rigor_doc_section(doc, e->name);
-    rigor_doc_heading(doc, 2, "experiment %s (%s)%s%s", e->name, e->source,
-                      e->design ? ", order " : "", e->design ? e->design : "");
+    const char *arms = json_string_value(json_object_get(
+        json_object_get(json_object_get(e->record, "schedule"), "interleave"), "axis"));
+    rigor_doc_heading(doc, 2, "experiment %s (%s)%s%s%s%s%s", e->name, e->source,
+                      e->design ? ", order " : "", e->design ? e->design : "",
+                      arms ? ", the levels of " : "", arms ? arms : "",
+                      arms ? " interleaved in every run" : "");
     rigor_context_doc(doc, e);
     rigor_table_t *tables[16];
     size_t n = rigor_report_tables(e, o->by, tables, 16);

@@ -26,6 +26,15 @@ static void host_log(rigor_ctx_t *ctx, rigor_log_level_t level, const char *fmt,
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
+  /* Arms of one run are instances of one plugin: a message they all log is printed once. */
+  static char said[8][160];
+  static unsigned n_said;
+  for (unsigned i = 0; i < n_said && i < 8; i++)
+    if (strncmp(said[i], msg, sizeof said[i] - 1) == 0) return;
+  char *slot = said[n_said++ % 8];
+  size_t len = strnlen(msg, sizeof said[0] - 1);
+  memcpy(slot, msg, len);
+  slot[len] = '\0';
   fprintf(stderr, "rigor: plugin %s: %s\n", names[level <= RIGOR_LOG_ERROR ? level : 3], msg);
 }
 
