@@ -315,35 +315,69 @@ static uint32_t block_of_run(const rigor_exp_analysis_t *e, uint32_t run) {
  * units (a run's window pairs are never independent samples); the pooled sd of the window pairs
  * around their run's mean, and the position effect (the log ratio when the level measured second
  * against when it measured first, halved), come with it. Returns the number of runs in d. */
+/* One window of the reference, found by its run and cycle. */
+typedef struct ref_window {
+  uint32_t run, cycle;
+  double time;
+} ref_window_t;
+
+static int cmp_ref_window(const void *x, const void *y) {
+  const ref_window_t *a = x, *b = y;
+  if (a->run != b->run) return a->run < b->run ? -1 : 1;
+  return (a->cycle > b->cycle) - (a->cycle < b->cycle);
+}
+
+static long run_index(const uint32_t *runs, size_t n, uint32_t run) {
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (runs[mid] < run)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < n && runs[lo] == run ? (long)lo : -1;
+}
+
 static size_t pair_by_run(const rigor_exp_analysis_t *e, rigor_contrast_t *c, double *d,
                           size_t cap) {
   const rigor_row_t *ref = c->ref, *row = c->row;
   const json_t *il = interleave_of(e);
   long arm = arm_of(il, c->variant), ref_arm = arm_of(il, c->ref_variant);
-  size_t n = 0, n_windows = 0, n_first = 0, n_second = 0;
+  size_t n_runs = row->figure.n_runs;
+  /* The reference's windows sorted by (run, cycle), and per run of the level the sums of its
+   * pairs' log ratios: one pass over each side, in file order within a run. */
+  ref_window_t *refs = malloc((ref->figure.n ? ref->figure.n : 1) * sizeof *refs);
+  double *sum = calloc(n_runs ? n_runs : 1, sizeof *sum);
+  double *sum2 = calloc(n_runs ? n_runs : 1, sizeof *sum2);
+  size_t *m = calloc(n_runs ? n_runs : 1, sizeof *m);
+  size_t n_refs = 0, n = 0, n_windows = 0, n_first = 0, n_second = 0;
   double ss_within = 0, sum_first = 0, sum_second = 0;
-  for (size_t i = 0; i < row->figure.n_runs && n < cap; i++) {
-    uint32_t run = row->figure.runs[i], block = block_of_run(e, run);
-    double sum = 0, sum2 = 0;
-    size_t m = 0;
-    for (size_t a = 0; a < row->figure.n; a++) {
-      if (row->run_of[a] != run || !(row->times[a] > 0)) continue;
-      for (size_t b = 0; b < ref->figure.n; b++) {
-        if (ref->run_of[b] != run || ref->cycle_of[b] != row->cycle_of[a] || !(ref->times[b] > 0))
-          continue;
-        double x = log(row->times[a] / ref->times[b]);
-        sum += x, sum2 += x * x, m++;
-        int first = arm_first(il, block, row->cycle_of[a], arm, ref_arm);
-        if (first == 1) sum_first += x, n_first++;
-        if (first == 0) sum_second += x, n_second++;
-        break;
-      }
-    }
-    if (m == 0) continue;
-    d[n++] = sum / (double)m;
-    ss_within += sum2 - sum * sum / (double)m;
-    n_windows += m;
+  if (!refs || !sum || !sum2 || !m) goto done;
+  for (size_t b = 0; b < ref->figure.n; b++)
+    if (ref->times[b] > 0)
+      refs[n_refs++] = (ref_window_t){ref->run_of[b], ref->cycle_of[b], ref->times[b]};
+  qsort(refs, n_refs, sizeof *refs, cmp_ref_window);
+  for (size_t a = 0; a < row->figure.n; a++) {
+    if (!(row->times[a] > 0)) continue;
+    long r = run_index(row->figure.runs, n_runs, row->run_of[a]);
+    ref_window_t key = {row->run_of[a], row->cycle_of[a], 0};
+    const ref_window_t *w = bsearch(&key, refs, n_refs, sizeof *refs, cmp_ref_window);
+    if (r < 0 || !w) continue;
+    double x = log(row->times[a] / w->time);
+    sum[r] += x, sum2[r] += x * x, m[r]++;
+    int first = arm_first(il, block_of_run(e, key.run), key.cycle, arm, ref_arm);
+    if (first == 1) sum_first += x, n_first++;
+    if (first == 0) sum_second += x, n_second++;
   }
+  for (size_t i = 0; i < n_runs && n < cap; i++) {
+    if (m[i] == 0) continue;
+    d[n++] = sum[i] / (double)m[i];
+    ss_within += sum2[i] - sum[i] * sum[i] / (double)m[i];
+    n_windows += m[i];
+  }
+done:
+  free(refs), free(sum), free(sum2), free(m);
   c->n_windows = n_windows;
   c->window_sd = n_windows > n ? sqrt(ss_within / (double)(n_windows - n)) : NAN;
   c->position_effect = n_first && n_second
