@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <jansson.h>
@@ -244,6 +247,61 @@ static void test_resume_refuses_damaged_file(void **st) {
   tmpdir_remove(dir);
 }
 
+/* Out of memory in the middle of a line is said as such, with the file and line, and the store
+ * keeps nothing of the file: a 120 MiB experiment record read with 300 MiB of address space.
+ * Address space is what a sanitizer's shadow memory takes first, so sanitized builds skip. */
+static void test_out_of_memory_is_said(void **st) {
+  (void)st;
+#if defined(__SANITIZE_ADDRESS__)
+  skip();
+#endif
+  char *dir = tmpdir_make();
+  char *results = path_join(dir, "huge.jsonl"), *db = path_join(dir, "store.db");
+  FILE *f = fopen(results, "w");
+  assert_non_null(f);
+  fputs("{\"type\": \"experiment\", \"experiment\": \"huge\", \"description\": \"", f);
+  static char chunk[1 << 20];
+  memset(chunk, 'x', sizeof chunk);
+  for (int i = 0; i < 120; i++)
+    assert_int_equal(fwrite(chunk, 1, sizeof chunk, f), sizeof chunk);
+  fputs("\"}\n", f);
+  assert_int_equal(fclose(f), 0);
+  const char *const report[] = {"report", results, NULL};
+  const char *const add[] = {"store", "add", results, "--db", db, NULL};
+  const char *const *commands[] = {report, add};
+  for (size_t c = 0; c < 2; c++) {
+    char *err_path = path_join(dir, "err.txt");
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+      struct rlimit lim = {300u << 20, 300u << 20};
+      FILE *e = freopen(err_path, "w", stderr);
+      if (!e || setrlimit(RLIMIT_AS, &lim) != 0) _exit(99);
+      const char *argv[8] = {RIGOR_EXE};
+      for (size_t i = 0; commands[c][i]; i++)
+        argv[i + 1] = commands[c][i];
+      execv(RIGOR_EXE, (char *const *)argv);
+      _exit(98);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    char *err = read_file(err_path);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 2 ||
+        !strstr(err, "huge.jsonl:1: out of memory reading this line"))
+      fail_msg("%s: status %d, stderr: %s", commands[c][0], status, err);
+    free(err);
+    free(err_path);
+  }
+  /* The store was made, and holds no import. */
+  const char *const ls[] = {"store", "ls", "--db", db, NULL};
+  cmd_result_t r = rigor_exec(dir, ls);
+  assert_int_equal(r.exit_code, 0);
+  assert_null(strstr(r.out, "huge"));
+  cmd_result_free(&r);
+  free(results), free(db);
+  tmpdir_remove(dir);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_report_refuses_each),
@@ -253,6 +311,7 @@ int main(void) {
       cmocka_unit_test(test_valid_file_reports),
       cmocka_unit_test(test_tolerated_damage_is_counted_once),
       cmocka_unit_test(test_resume_refuses_damaged_file),
+      cmocka_unit_test(test_out_of_memory_is_said),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
