@@ -14,10 +14,13 @@ static void clock_text(char *buf, size_t cap, double s) {
     snprintf(buf, cap, "%ld:%02ld", t / 60, t % 60);
 }
 
-/* The time left: the mean run so far times the runs left. */
+/* The time left: the mean run so far times the runs left, and never past the deadline (an
+ * adaptive experiment's total is its max, which the deadline usually cuts short). */
 static double eta_s(const rigor_progress_t *p, uint32_t finished) {
   uint32_t left = p->total > finished ? p->total - finished : 0;
-  return p->done ? p->elapsed_s / p->done * left : 0;
+  double eta = p->done ? p->elapsed_s / p->done * left : 0;
+  if (p->job->deadline_s > 0) eta = fmin(eta, fmax(p->job->deadline_s - p->elapsed_s, 0));
+  return eta;
 }
 
 static void run_started(const rigor_progress_view_t *v, const rigor_progress_t *p) {
