@@ -17,8 +17,9 @@
 #include <string.h>
 #include <time.h>
 
-#define TELEMETRY_INTERVAL_DEFAULT 0.1
-#define HOOK_CAP                   32
+#define TELEMETRY_INTERVAL_MIN 0.001
+#define TELEMETRY_INTERVAL_MAX 3600.0
+#define HOOK_CAP               32
 
 /* A value read from one sysfs file: cpufreq (kHz) or a temperature (millidegrees C). */
 typedef struct file_source {
@@ -290,7 +291,8 @@ int rigor_telemetry_check(const json_t *cfg, char *err, size_t errlen) {
   const json_t *v;
   json_object_foreach((json_t *)cfg, key, v) {
     if (strcmp(key, "interval") == 0) {
-      if (!json_is_number(v) || !(json_number_value(v) >= 0.001 && json_number_value(v) <= 3600)) {
+      if (!json_is_number(v) || !(json_number_value(v) >= TELEMETRY_INTERVAL_MIN &&
+                                  json_number_value(v) <= TELEMETRY_INTERVAL_MAX)) {
         snprintf(err, errlen, "telemetry: 'interval' must be between 1 ms and 3600 s");
         return RIGOR_ECONFIG;
       }
@@ -420,18 +422,17 @@ static void *sampler_main(void *arg) {
   return NULL;
 }
 
-int rigor__telemetry_start_at(const char *root, const json_t *cfg, const int *cpus, int n_cpus,
-                              rigor_telemetry_hook_fn hook, void *hook_arg,
+int rigor__telemetry_start_at(const char *root, double interval_s, bool raw, const int *cpus,
+                              int n_cpus, rigor_telemetry_hook_fn hook, void *hook_arg,
                               rigor_telemetry_t **out) {
   if (!out || n_cpus < 0 || (n_cpus > 0 && !cpus)) return RIGOR_EINVAL;
   *out = NULL;
-  char err[256];
-  if (rigor_telemetry_check(cfg, err, sizeof err) != 0) return RIGOR_EINVAL;
+  if (!(interval_s >= TELEMETRY_INTERVAL_MIN && interval_s <= TELEMETRY_INTERVAL_MAX))
+    return RIGOR_EINVAL;
   rigor_telemetry_t *t = telemetry_new(root, cpus, n_cpus);
   if (!t) return RIGOR_ENOMEM;
-  const json_t *interval = json_object_get(cfg, "interval");
-  t->interval = interval ? json_number_value(interval) : TELEMETRY_INTERVAL_DEFAULT;
-  t->raw = json_is_true(json_object_get(cfg, "raw"));
+  t->interval = interval_s;
+  t->raw = raw;
   t->hook = hook;
   t->hook_arg = hook_arg;
   if (t->raw && !(t->raw_samples = json_array())) {
@@ -455,9 +456,9 @@ int rigor__telemetry_start_at(const char *root, const json_t *cfg, const int *cp
   return 0;
 }
 
-int rigor_telemetry_start(const json_t *cfg, const int *cpus, int n_cpus,
+int rigor_telemetry_start(double interval_s, bool raw, const int *cpus, int n_cpus,
                           rigor_telemetry_hook_fn hook, void *hook_arg, rigor_telemetry_t **out) {
-  return rigor__telemetry_start_at("", cfg, cpus, n_cpus, hook, hook_arg, out);
+  return rigor__telemetry_start_at("", interval_s, raw, cpus, n_cpus, hook, hook_arg, out);
 }
 
 /* Sorts in place; the median of an even count is the mean of the two middle values. */
