@@ -110,8 +110,8 @@ static void workload_mismatch(const rigor_exp_analysis_t *eb, const rigor_row_t 
     rigor_clause_append(reason, len, "bytes per operation differ: %.0f -> %.0f", b->bytes,
                         c->bytes);
   /* Under iters: auto each run chose its own count; the settings above already say both did. */
-  bool calibrated = json_is_string(json_object_get(json_object_get(sb, "timing"), "iters")) &&
-                    json_is_string(json_object_get(json_object_get(sc, "timing"), "iters"));
+  bool calibrated = b->variant < eb->n_variants && eb->variants[b->variant].iters_auto &&
+                    c->variant < ec->n_variants && ec->variants[c->variant].iters_auto;
   if (isfinite(b->iters) && isfinite(c->iters) &&
       ((!calibrated && b->iters != c->iters) || b->agg != c->agg))
     rigor_clause_append(reason, len, "iters x agg differ: %.0f x %.0f -> %.0f x %.0f", b->iters,

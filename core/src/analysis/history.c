@@ -109,17 +109,8 @@ static long series_for(builder_t *b, const rigor_exp_analysis_t *e, const rigor_
 
 /* The gate of the row's variant, then the experiment's, then its defaults' (as the CV gate). */
 static void read_gate_cpd(const rigor_exp_analysis_t *e, const rigor_row_t *w, gate_cpd_t *g) {
-  const json_t *cfg = json_object_get(e->record, "config");
-  const json_t *settings = w->variant < e->n_variants ? e->variants[w->variant].settings : NULL;
-  const json_t *gates[] = {json_object_get(json_object_get(cfg, "defaults"), "gate"),
-                           json_object_get(cfg, "gate"), json_object_get(settings, "gate")};
-  *g = (gate_cpd_t){NAN, NAN, NAN};
-  for (int i = 0; i < 3; i++) {
-    double v;
-    if (isfinite(v = rigor_json_number_at(gates[i], "change_significance"))) g->significance = v;
-    if (isfinite(v = rigor_json_number_at(gates[i], "change_min_magnitude"))) g->min_magnitude = v;
-    if (isfinite(v = rigor_json_number_at(gates[i], "change_window"))) g->window = v;
-  }
+  const rigor_gate_settings_t *gate = rigor_gate_of(e, w->variant);
+  *g = (gate_cpd_t){gate->change_significance, gate->change_min_magnitude, gate->change_window};
 }
 
 static void unstable_reason(const rigor_row_t *w, char *buf, size_t len) {
