@@ -206,6 +206,10 @@ typedef struct rigor_exp_analysis {
 /* The gate a row of e's variant v answers to. */
 const rigor_gate_settings_t *rigor_gate_of(const rigor_exp_analysis_t *e, uint32_t v);
 
+/* The plugin metric `name` as e's experiment record declares it ({name, unit, better, ...}), or
+ * NULL. */
+const json_t *rigor_metric_declared(const rigor_exp_analysis_t *e, const char *name);
+
 /* Whether the plugin metric `name` of e is a flag rather than a performance figure. The plugin
  * ABI declares no kind, so a flag is read from what is there: the metric's declared unit is
  * "bool" and every value is 0 or 1 (stream's nt_stores). */

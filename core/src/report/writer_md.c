@@ -99,10 +99,5 @@ static void write_md(const rigor_doc_t *doc, FILE *out) {
 }
 
 int rigor_write_md(const rigor_doc_t *doc, FILE *out) {
-  /* What the document quotes from files reaches a terminal with its control characters
-   * escaped. */
-  FILE *guarded = rigor_term_guard(out);
-  write_md(doc, guarded ? guarded : out);
-  if (guarded && fclose(guarded) != 0) return RIGOR_EIO;
-  return ferror(out) ? RIGOR_EIO : 0;
+  return rigor_write_guarded(doc, out, write_md);
 }
