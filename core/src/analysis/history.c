@@ -55,16 +55,6 @@ static bool wanted(const rigor_history_opts_t *o, const char *name, const char *
   return strstr(name, f) || (hash && strlen(f) >= 4 && strncmp(hash, f, strlen(f)) == 0);
 }
 
-static const json_t *metric_decl(const rigor_exp_analysis_t *e, const char *metric) {
-  size_t i;
-  json_t *m;
-  json_array_foreach(json_object_get(json_object_get(e->record, "plugin"), "metrics"), i, m) {
-    const char *name = json_string_value(json_object_get(m, "name"));
-    if (name && strcmp(name, metric) == 0) return m;
-  }
-  return NULL;
-}
-
 static char *dup_text(const char *s) {
   return strdup(s ? s : "-");
 }
@@ -93,7 +83,7 @@ static long series_for(builder_t *b, const rigor_exp_analysis_t *e, const rigor_
   s->metric = strdup(metric);
   s->name = strdup(name);
   bool is_time = strcmp(metric, "time") == 0;
-  const json_t *decl = is_time ? NULL : metric_decl(e, metric);
+  const json_t *decl = is_time ? NULL : rigor_metric_declared(e, metric);
   const char *unit = json_string_value(json_object_get(decl, "unit"));
   const char *better = json_string_value(json_object_get(decl, "better"));
   s->unit = strdup(is_time ? "s" : unit ? unit : "");

@@ -78,12 +78,7 @@ static void comparison_forest(const void *arg, FILE *out) {
     const rigor_cmp_row_t *r = &c->rows[i];
     const char *parts[] = {r->experiment, r->variant_label, r->point_label};
     rigor_label_join(labels[i], sizeof *labels, " / ", parts, 3);
-    items[i].label = labels[i];
-    items[i].ratio = r->cost.ratio;
-    items[i].lo = r->cost.lo;
-    items[i].hi = r->cost.hi;
-    items[i].show_ratio = true;
-    items[i].color = rigor_chart_verdict_color(r->verdict);
+    items[i] = rigor_forest_judged(labels[i], &r->cost, r->verdict);
   }
   if (items && labels)
     rigor_forest_svg(out, "CAND / BASE (right of 1 is slower)",

@@ -239,12 +239,7 @@ static void forest_figure(const void *arg, FILE *out) {
     rigor_label_join(where, sizeof where, ", ", at, 2);
     const char *parts[] = {where, versus};
     rigor_label_join(labels[i], sizeof *labels, ": ", parts, 2);
-    items[i].label = labels[i];
-    items[i].ratio = c->cost.ratio;
-    items[i].lo = c->cost.lo;
-    items[i].hi = c->cost.hi;
-    items[i].show_ratio = true;
-    items[i].color = rigor_chart_verdict_color(c->verdict);
+    items[i] = rigor_forest_judged(labels[i], &c->cost, c->verdict);
   }
   if (items && labels)
     rigor_forest_svg(out, "contrasts: level / reference (right of 1 is slower)",
