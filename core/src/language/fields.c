@@ -444,6 +444,13 @@ static const section_t *section_of(const char *name) {
   return NULL;
 }
 
+const char *rigor__section_named(const char *text, size_t len) {
+  for (size_t i = 0; i < sizeof sections / sizeof *sections; i++)
+    if (strlen(sections[i].name) == len && strncmp(sections[i].name, text, len) == 0)
+      return sections[i].name;
+  return NULL;
+}
+
 size_t rigor__section_names(const char *section, const char **names, size_t cap) {
   const section_t *s = section_of(section);
   size_t n = 0;
