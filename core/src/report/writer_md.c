@@ -18,10 +18,8 @@ static void cell(const char *raw, FILE *out) {
  * header (nvbench's markdown, one column per axis). */
 static void table(const rigor_table_t *t, FILE *out) {
   char text[CELL_MAX];
-  rigor_unit_t *units = malloc((t->n_cols ? t->n_cols : 1) * sizeof *units);
+  rigor_unit_t *units = rigor_table_units(t);
   if (!units) return;
-  for (size_t c = 0; c < t->n_cols; c++)
-    units[c] = rigor_table_unit(t, c);
   if (t->title[0]) fprintf(out, "### %s\n\n", t->title);
   for (long r = -2; r < (long)t->n_rows; r++) {
     fputc('|', out);
