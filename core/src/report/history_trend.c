@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "chart.h"
-#include "history_doc.h"
+#include "history_trend.h"
 #include "html.h"
 #include "label_parts.h"
 #include "report.h"
