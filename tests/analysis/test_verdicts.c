@@ -60,6 +60,34 @@ static void noisy_spec(fx_spec_t *s, uint32_t blocks, uint64_t seed) {
 
 /* One run a side never gives a direction: with a 3% run-level sd, a verdict from the cycles
  * alone would be wrong often (issue: 25-62% false faster/slower). */
+/* The rule's one orientation: a ratio of a lower-is-better figure is its cost, one of a
+ * higher-is-better figure is turned over; the factor says how many times, at least 1. */
+static void test_cost_orientation(void **state) {
+  (void)state;
+  rigor_cost_t c;
+  rigor_cost_of(1.25, 1.1, 1.4, false, &c);
+  assert_true(c.worse);
+  assert_true(c.ratio == 1.25 && c.lo == 1.1 && c.hi == 1.4);
+  assert_true(c.factor == 1.25 && c.factor_lo == 1.1 && c.factor_hi == 1.4);
+  rigor_cost_of(1.25, 1.1, 1.4, true, &c);
+  assert_false(c.worse);
+  assert_true(c.ratio == 1 / 1.25 && c.lo == 1 / 1.4 && c.hi == 1 / 1.1);
+  assert_true(fabs(c.factor - 1.25) < 1e-12);
+  assert_true(fabs(c.factor_lo - 1.1) < 1e-12 && fabs(c.factor_hi - 1.4) < 1e-12);
+  /* What rigor_decide returns is that orientation of its evidence. */
+  rigor_evidence_t e = {
+      .ratio = 0.5, .lo = 0.45, .hi = 0.55, .threshold = 0.02, .n_units = 5, .unit_sd = 0.01};
+  rigor_decision_t d;
+  rigor_decide(&e, &d);
+  assert_int_equal(d.verdict, RIGOR_CMP_FASTER);
+  assert_false(d.cost.worse);
+  assert_true(fabs(d.cost.factor - 2) < 1e-12);
+  e.higher_is_better = true;
+  rigor_decide(&e, &d);
+  assert_int_equal(d.verdict, RIGOR_CMP_SLOWER);
+  assert_true(d.cost.worse && fabs(d.cost.factor - 2) < 1e-12);
+}
+
 static void test_one_run_a_side_is_undetermined(void **state) {
   (void)state;
   rigor_compare_opts_t o;
@@ -502,6 +530,7 @@ static void test_expectations_exit_3(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_cost_orientation),
       cmocka_unit_test(test_one_run_a_side_is_undetermined),
       cmocka_unit_test(test_aa_false_verdicts_with_runs),
       cmocka_unit_test(test_planted_slowdown_found),

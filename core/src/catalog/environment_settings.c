@@ -13,8 +13,8 @@ void rigor_environment_defaults(rigor_environment_t *e) {
   e->telemetry.clock_threshold = 0.8;
 }
 
-static int read_seconds(const json_t *obj, const char *key, double min, double max, double *out,
-                        char *err, size_t errlen) {
+static int read_number(const json_t *obj, const char *key, double min, double max, double *out,
+                       char *err, size_t errlen) {
   const json_t *v = json_object_get(obj, key);
   if (!v) return 0;
   double x = json_is_number(v) ? json_number_value(v) : NAN;
@@ -45,9 +45,9 @@ static int read_telemetry(const json_t *obj, rigor_telemetry_settings_t *t, char
     snprintf(err, errlen, "environment.telemetry must be an object");
     return RIGOR_EINVAL;
   }
-  int rc = read_seconds(obj, "interval", 0.001, 3600, &t->interval_s, err, errlen);
+  int rc = read_number(obj, "interval", 0.001, 3600, &t->interval_s, err, errlen);
   if (!rc) rc = read_bool(obj, "environment.telemetry.", "raw", &t->raw, err, errlen);
-  if (!rc) rc = read_seconds(obj, "clock_threshold", 1e-9, 1, &t->clock_threshold, err, errlen);
+  if (!rc) rc = read_number(obj, "clock_threshold", 1e-9, 1, &t->clock_threshold, err, errlen);
   return rc;
 }
 
