@@ -267,6 +267,29 @@ static void test_variants_carry_their_parsed_environment(void **state) {
   rigor_config_free(cfg);
 }
 
+/* What the spec hands the child is read back strictly: a refused member names itself. */
+static void expect_environment_refused(const char *json, const char *message) {
+  json_t *obj = json_loads(json, 0, NULL);
+  assert_non_null(obj);
+  rigor_environment_t env;
+  char err[256] = "";
+  assert_int_equal(rigor_environment_from_json(obj, &env, err, sizeof err), RIGOR_EINVAL);
+  if (!strstr(err, message)) fail_msg("error '%s' does not contain '%s'", err, message);
+  json_decref(obj);
+}
+
+static void test_environment_from_json_refuses(void **state) {
+  (void)state;
+  expect_environment_refused("[]", "environment must be an object");
+  expect_environment_refused("{\"telemetry\": {\"interval\": 0}}",
+                             "environment.telemetry.interval");
+  expect_environment_refused("{\"telemetry\": {\"raw\": 1}}", "environment.telemetry.raw");
+  expect_environment_refused("{\"telemetry\": {\"clock_threshold\": 1.5}}",
+                             "environment.telemetry.clock_threshold");
+  expect_environment_refused("{\"randomize_env\": \"yes\"}", "environment.randomize_env");
+  expect_environment_refused("{\"affinity\": [0]}", "environment.affinity");
+}
+
 static void test_matrix_cartesian_zip_exclude(void **state) {
   (void)state;
   rigor_config_t *cfg = load_text("matrix.yaml",
@@ -618,6 +641,7 @@ int main(void) {
       cmocka_unit_test(test_defaults_merge_into_each_experiment),
       cmocka_unit_test(test_variants_carry_their_parsed_timing),
       cmocka_unit_test(test_variants_carry_their_parsed_environment),
+      cmocka_unit_test(test_environment_from_json_refuses),
       cmocka_unit_test(test_matrix_cartesian_zip_exclude),
       cmocka_unit_test(test_single_value_range_and_exclude_by_value),
       cmocka_unit_test(test_ranges_and_aliases),

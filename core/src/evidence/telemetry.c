@@ -281,41 +281,6 @@ json_t *rigor_telemetry_sources(void) {
   return out;
 }
 
-int rigor_telemetry_check(const json_t *cfg, char *err, size_t errlen) {
-  if (!cfg || json_is_null(cfg)) return 0;
-  if (!json_is_object(cfg)) {
-    snprintf(err, errlen, "telemetry: expected {interval, raw, clock_threshold}");
-    return RIGOR_ECONFIG;
-  }
-  const char *key;
-  const json_t *v;
-  json_object_foreach((json_t *)cfg, key, v) {
-    if (strcmp(key, "interval") == 0) {
-      if (!json_is_number(v) || !(json_number_value(v) >= TELEMETRY_INTERVAL_MIN &&
-                                  json_number_value(v) <= TELEMETRY_INTERVAL_MAX)) {
-        snprintf(err, errlen, "telemetry: 'interval' must be between 1 ms and 3600 s");
-        return RIGOR_ECONFIG;
-      }
-    } else if (strcmp(key, "raw") == 0) {
-      if (!json_is_boolean(v)) {
-        snprintf(err, errlen, "telemetry: 'raw' must be true or false");
-        return RIGOR_ECONFIG;
-      }
-    } else if (strcmp(key, "clock_threshold") == 0) {
-      if (!json_is_number(v) || !(json_number_value(v) > 0 && json_number_value(v) <= 1)) {
-        snprintf(err, errlen, "telemetry: 'clock_threshold' must be in (0, 1]");
-        return RIGOR_ECONFIG;
-      }
-    } else {
-      snprintf(err, errlen,
-               "telemetry: unknown key '%s' (expected 'interval', 'raw' or 'clock_threshold')",
-               key);
-      return RIGOR_ECONFIG;
-    }
-  }
-  return 0;
-}
-
 static void series_push(rigor_telemetry_t *t, const char *name, double value) {
   series_t *s = NULL;
   for (int i = 0; i < t->n_series && !s; i++)

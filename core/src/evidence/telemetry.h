@@ -1,6 +1,6 @@
-/* The telemetry sampler thread inside a run's child (environment.telemetry). Canonical
- * settings: {"interval": 0.1, "raw": false, "clock_threshold": 0.8}. Signal names follow
- * telemetry_names.h. */
+/* The telemetry sampler thread inside a run's child (environment.telemetry, which
+ * catalog/environment_settings.h parses: the sampler takes its interval and raw flag as values).
+ * Signal names follow telemetry_names.h. */
 #ifndef RIGOR_TELEMETRY_H
 #define RIGOR_TELEMETRY_H
 
@@ -19,8 +19,6 @@ int rigor_telemetry_start(double interval_s, bool raw, const int *cpus, int n_cp
 /* Stops the sampler. Returns the summary {signal: {min, median, max, n}}; when raw samples were
  * asked for, *raw receives an array of {t, signal: value...} objects. */
 json_t *rigor_telemetry_stop(rigor_telemetry_t *t, json_t **raw);
-/* Validates a telemetry settings object (null means the defaults). */
-int rigor_telemetry_check(const json_t *telemetry_cfg, char *err, size_t errlen);
 /* What the sampler can read on this machine:
  * {"cpu_freq": "cpufreq"|"cpuinfo"|"unavailable", "temperature": "thermal+hwmon"|"thermal"|
  *  "hwmon"|"unavailable", "load": "loadavg"|"unavailable"}. */
