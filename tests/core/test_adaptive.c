@@ -290,6 +290,49 @@ static void test_resume_after_sigkill(void **st) {
   free(cfg);
 }
 
+/* replicates.decided: a threefold difference is beyond doubt long before an unreachable
+ * precision, so the experiment stops on the verdict (and says so) well short of max; the
+ * verdict the report reads from the final file is the one that stopped it. */
+static void test_decided_stops_on_the_verdict(void **st) {
+  (void)st;
+  char *cfg = config_in(scratch, "d.yaml",
+                        "schema: 1\nname: d\nplugin: \"null\"\n"
+                        "matrix: {spin_ns: [20000, 60000]}\n"
+                        "timing: {warmup: 1, cycles: 6, iters: 10}\n"
+                        "order: {interleave: spin_ns, replicates: {min: 3, max: 40, precision: "
+                        "0.0001%, decided: 2%}}\n"
+                        "output: d.jsonl\n");
+  cmd_result_t r = run(cfg, NULL);
+  assert_int_equal(r.exit_code, 0);
+  assert_non_null(strstr(r.err, "every verdict at the 2% threshold decided beyond doubt"));
+  char *out = path_join(scratch, "d.jsonl");
+  json_t *recs = results_read(out);
+  assert_string_equal(stop_reason(recs), "decided");
+  assert_true(stop_blocks(recs) >= 3 && stop_blocks(recs) < 40);
+  const json_t *stop = last_of(recs, "stop");
+  assert_true(json_real_value(json_object_get(stop, "decided")) == 0.02);
+  json_t *adaptive =
+      json_object_get(json_object_get(last_of(recs, "experiment"), "schedule"), "adaptive");
+  assert_true(json_real_value(json_object_get(adaptive, "decided")) == 0.02);
+  json_decref(recs);
+  const char *rep[] = {"report", out, NULL};
+  cmd_result_t rr = rigor_exec(scratch, rep);
+  assert_non_null(strstr(rr.out, "every verdict at the 2.00% threshold was beyond doubt"));
+  assert_non_null(strstr(rr.out, "slower"));
+  cmd_result_free(&rr);
+
+  /* A decided experiment is finished: --resume runs nothing more. */
+  cmd_result_t again = run(cfg, "--resume");
+  assert_int_equal(again.exit_code, 0);
+  recs = results_read(out);
+  assert_int_equal(results_count(recs, "stop", NULL, NULL), 1);
+  json_decref(recs);
+  cmd_result_free(&again);
+  free(out);
+  cmd_result_free(&r);
+  free(cfg);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_precision_reached_completes_the_square, scratch_setup,
@@ -300,6 +343,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_deadline_stops_adaptive_replication, scratch_setup,
                                       scratch_teardown),
       cmocka_unit_test_setup_teardown(test_resume_after_sigkill, scratch_setup, scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_decided_stops_on_the_verdict, scratch_setup,
+                                      scratch_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -109,6 +109,7 @@ typedef struct rigor_row {
   double bytes_per_s, flops_per_s, busbw_per_s; /* medians; NaN when not derivable */
   double best_bytes_per_s; /* STREAM's figure: bytes / min time, first cycle excluded */
   size_t n_wrong, n_too_short, n_invalid; /* sample statuses over complete runs */
+  size_t n_checked; /* samples whose correctness check ran (imports of tools without one: 0) */
   rigor_metric_summary_t *metrics;
   size_t n_metrics;
   rigor_figure_t figure;

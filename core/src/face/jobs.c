@@ -55,6 +55,7 @@ static int job_of(const rigor_experiment_t *e, rigor_job_t *j) {
       .deadline_s = json_is_number(deadline) ? json_number_value(deadline) : 0,
       .min_blocks = e->order.precision > 0 ? e->order.min_blocks : e->schedule.n_blocks,
       .precision = e->order.precision,
+      .decided = e->order.decided,
       .square_rows = e->schedule.square_rows,
   };
   const rigor_interleave_t *il = &e->interleave;

@@ -73,6 +73,11 @@ void rigor_report_replication_notes(const rigor_exp_analysis_t *e, json_t *notes
              "precision %.2f%% was not reached in %lld blocks (worst %s): the intervals are "
              "wider than asked; raise replicates.max or quote them as they are",
              precision * 100, blocks, worst);
+  else if (strcmp(reason, "decided") == 0)
+    snprintf(line, sizeof line,
+             "stopped after %lld blocks: every verdict at the %.2f%% threshold was beyond doubt "
+             "before the intervals reached %.2f%% (worst %s)",
+             blocks, rigor_json_number_at(e->stop, "decided") * 100, precision * 100, worst);
   else if (strcmp(reason, "deadline") == 0)
     snprintf(line, sizeof line,
              "the deadline stopped the experiment after %lld complete blocks (worst %s); "

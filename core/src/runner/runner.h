@@ -45,6 +45,7 @@ typedef struct rigor_job {
    * max (n_blocks) blocks. precision 0 for a fixed number of blocks. */
   uint32_t min_blocks;
   double precision;
+  double decided;       /* replicates.decided: the verdicts' threshold, 0 when off */
   uint32_t square_rows; /* rows of one complete square of the design, 0 for none */
   /* Interleaved arms (order.interleave): each run hosts every arm of one cell. `cells` then
    * holds cell indices, n_cells per block, and arms[cell * n_arms + arm] is an arm's variant.
