@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+
+#include "test_files.h"
 #include <jansson.h>
 
 #include "support.h"
@@ -193,16 +195,8 @@ static void test_nonpositive_times_are_invalid_samples(void **st) {
 }
 
 static char *slurp(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  assert_non_null(f);
-  char *data = NULL;
-  FILE *m = open_memstream(&data, len);
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-    fwrite(buf, 1, n, m);
-  fclose(m);
-  fclose(f);
+  char *data = test_slurp(path, len);
+  assert_non_null(data);
   return data;
 }
 

@@ -13,36 +13,17 @@
 
 #include <cmocka.h>
 
-static char dir[1024];
+#include "test_files.h"
 
-static char *slurp(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return strdup("");
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *buf = malloc((size_t)n + 1);
-  size_t got = fread(buf, 1, (size_t)n, f);
-  buf[got] = '\0';
-  fclose(f);
-  return buf;
-}
+static char dir[1024];
 
 /* Runs `rigor ARGS` in the scratch folder; *out gets stdout, *err stderr. */
 static int rigor(char **out, char **err, const char *fmt, ...) {
-  char args[2048], cmd[4096], path[1200];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(args, sizeof args, fmt, ap);
+  int rc = test_rigor_vin(dir, NULL, out, err, fmt, ap);
   va_end(ap);
-  snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s </dev/null >out.txt 2>err.txt", dir, RIGOR_EXE,
-           args);
-  int status = system(cmd);
-  snprintf(path, sizeof path, "%s/out.txt", dir);
-  *out = slurp(path);
-  snprintf(path, sizeof path, "%s/err.txt", dir);
-  *err = slurp(path);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return rc;
 }
 
 static json_t *records_of(const char *name) {

@@ -495,7 +495,6 @@ static void free_row_owned(rigor_row_t *row) {
   row->point_params = NULL;
 }
 
-/* Gate settings: the variant's resolved settings, then the experiment config, then defaults. */
 static int finish_exp(rigor_exp_analysis_t *e, exp_build_t *b) {
   int rc = 0;
   for (size_t k = 0; k < b->n_held; k++) {
@@ -512,6 +511,7 @@ static int finish_exp(rigor_exp_analysis_t *e, exp_build_t *b) {
   free(b->held);
   free(b->held_head);
   json_decref(b->windows);
+  rigor__read_variant_settings(e);
   if (!rc) rc = rigor__flag_low_clock(e);
   size_t n_rows = 0;
   for (size_t v = 0; v < b->n_vrows; v++)

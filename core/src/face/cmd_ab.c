@@ -164,20 +164,16 @@ static void answer(const rigor_contrast_t *c, double elapsed_s) {
            rigor_cmp_verdict_name(c->verdict), c->reason, when);
     return;
   }
-  bool up = c->higher_is_better;
-  double cost = up ? 1 / c->ratio : c->ratio, lo = up ? 1 / c->hi : c->lo,
-         hi = up ? 1 / c->lo : c->hi;
-  bool slower = cost > 1;
-  double f = slower ? cost : 1 / cost, flo = slower ? lo : 1 / hi, fhi = slower ? hi : 1 / lo;
+  bool slower = c->cost.worse;
   const char *word = strcmp(c->figure, "time_s") == 0 ? (slower ? "slower" : "faster")
                                                       : (slower ? "worse" : "better");
   char pairs[64] = "";
   if (c->interleaved && c->n_pairs)
     snprintf(pairs, sizeof pairs, " x %.0f pairs", (double)c->n_windows / (double)c->n_pairs);
   char fs[32], ls[32], hs[32];
-  fmt_ratio(fs, sizeof fs, f);
-  fmt_ratio(ls, sizeof ls, flo);
-  fmt_ratio(hs, sizeof hs, fhi);
+  fmt_ratio(fs, sizeof fs, c->cost.factor);
+  fmt_ratio(ls, sizeof ls, c->cost.factor_lo);
+  fmt_ratio(hs, sizeof hs, c->cost.factor_hi);
   printf("%s ran %s× %s than %s [%s, %s] ±%.1f%%, %zu %s%s, %s", c->label, fs, word, c->ref_label,
          ls, hs, expm1(c->half_width) * 100, c->n_pairs, c->interleaved ? "runs" : "blocks", pairs,
          when);

@@ -29,6 +29,7 @@ static int job_of(const rigor_experiment_t *e, rigor_job_t *j) {
         .axes = e->variants[i].axes,
         .settings = e->variants[i].settings,
         .timing = &e->variants[i].timing,
+        .environment = &e->variants[i].environment,
         .build = json_string_value(json_object_get(build, "label")),
         .plugin_dir = json_string_value(json_object_get(build, "plugin_path")),
     };

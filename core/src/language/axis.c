@@ -299,14 +299,8 @@ static int resolve_axis(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__n
     return rigor__fail(c, key, "sweep axes are plugin params; '%s' belongs in the matrix",
                        key->text);
   size_t len = (size_t)(dot - key->text);
-  const char *section = NULL;
-  if (len == 6 && strncmp(key->text, "timing", 6) == 0)
-    section = "timing";
-  else if (len == 11 && strncmp(key->text, "environment", 11) == 0)
-    section = "environment";
-  else if (len == 4 && strncmp(key->text, "gate", 4) == 0)
-    section = "gate";
-  else
+  const char *section = rigor__section_named(key->text, len);
+  if (!section)
     return rigor__fail(c, key,
                        "matrix axis '%s': axes name plugin params, %stiming.*, environment.* "
                        "or gate.*",

@@ -2,13 +2,7 @@
 #include <string.h>
 
 #include "history_doc.h"
-#include "label_parts.h"
 #include "report.h"
-
-void rigor_history_series_title(const rigor_series_t *s, char *buf, size_t len) {
-  const char *parts[] = {s->experiment, s->variant, s->point_label, s->metric};
-  rigor_label_join(buf, len, " / ", parts, 4);
-}
 
 /* One unit for a series' times, from its values and intervals: never µs beside ms. */
 static rigor_unit_t series_unit(const rigor_series_t *s) {

@@ -1,6 +1,6 @@
 #include <string.h>
 
-#include "history_doc.h"
+#include "history_json.h"
 #include "json_util.h"
 
 static json_t *text_or_null(const char *s) {

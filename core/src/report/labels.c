@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "contrast_doc.h"
+#include "contrast.h"
 #include "rigor/plugin.h"
 #include "units.h"
 

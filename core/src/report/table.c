@@ -209,6 +209,13 @@ rigor_unit_t rigor_table_unit(const rigor_table_t *t, size_t col) {
   return rigor_unit_for(t->kinds[col], lo, hi);
 }
 
+rigor_unit_t *rigor_table_units(const rigor_table_t *t) {
+  rigor_unit_t *units = malloc((t->n_cols ? t->n_cols : 1) * sizeof *units);
+  for (size_t c = 0; units && c < t->n_cols; c++)
+    units[c] = rigor_table_unit(t, c);
+  return units;
+}
+
 /* "-0.00" reads as a sign where there is none. */
 static void drop_negative_zero(char *buf) {
   if (buf[0] != '-') return;

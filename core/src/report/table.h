@@ -82,6 +82,9 @@ typedef struct rigor_unit {
  * least 1, moved up while the largest reads 100000 or more; decimals for four significant
  * digits of the smallest, at most three. */
 rigor_unit_t rigor_table_unit(const rigor_table_t *t, size_t col);
+/* Every column's unit, indexed by column (malloc'd, one entry at least); NULL when out of
+ * memory. */
+rigor_unit_t *rigor_table_units(const rigor_table_t *t);
 /* The same choice for a range of magnitudes (an axis of a chart). */
 rigor_unit_t rigor_unit_for(rigor_col_kind_t kind, double min_abs, double max_abs);
 /* The cell as people read it, in unit u (rigor_table_unit), without the unit's name. */

@@ -27,7 +27,7 @@ static bool prose_column(const char *header) {
 
 static void table(const rigor_table_t *t, FILE *out) {
   char text[CELL_MAX];
-  rigor_unit_t *units = malloc((t->n_cols ? t->n_cols : 1) * sizeof *units);
+  rigor_unit_t *units = rigor_table_units(t);
   if (!units) return;
   if (t->title[0]) {
     fputs("<h3>", out);
@@ -43,7 +43,6 @@ static void table(const rigor_table_t *t, FILE *out) {
   fputs(">\n<tr>", out);
   size_t verdict_col = t->n_cols;
   for (size_t c = 0; c < t->n_cols; c++) {
-    units[c] = rigor_table_unit(t, c);
     if (t->show[c] == RIGOR_SHOW_DATA) continue;
     rigor_table_header_human(t, c, &units[c], text, sizeof text);
     fputs(rigor_table_is_numeric(t, c) ? "<th>" : "<th class=\"text\">", out);

@@ -3,6 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "errors.h"
+#include "term_text.h"
+
 const rigor_writer_t rigor_writers[] = {
     {.name = "text", .summary = "aligned tables for a terminal", .write = rigor_write_text},
     {.name = "md", .summary = "Markdown pipe tables", .write = rigor_write_md},
@@ -26,4 +29,12 @@ const char *rigor_writer_names(void) {
       snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "", w->name);
     }
   return names;
+}
+
+int rigor_write_guarded(const rigor_doc_t *doc, FILE *out,
+                        void (*show)(const rigor_doc_t *doc, FILE *out)) {
+  FILE *guarded = rigor_term_guard(out);
+  show(doc, guarded ? guarded : out);
+  if (guarded && fclose(guarded) != 0) return RIGOR_EIO;
+  return ferror(out) ? RIGOR_EIO : 0;
 }
