@@ -108,6 +108,19 @@ static void test_names_and_format(void **state) {
   free(out), free(err);
 }
 
+/* The same command twice is an A/A of two arms, as hyperfine allows, not a duplicate level.
+ * Chance may still read a direction into two runs; the test asks only for the answer. */
+static void test_same_command_twice(void **state) {
+  (void)state;
+  char *out, *err;
+  int rc = rigor(&out, &err,
+                 "ab 'sleep 0.001' 'sleep 0.001' --cycles 2 --min-runs 2 --max-runs 2 "
+                 "--warmup 0 -q -o same.jsonl");
+  if ((rc != 0 && rc != 4) || !strstr(out, "B ran ") || !strstr(out, " than A ["))
+    fail_msg("exit %d\nstdout:\n%s\nstderr:\n%s", rc, out, err);
+  free(out), free(err);
+}
+
 /* A config's plugin as two builds: the same folder twice is an A/A of two private copies. */
 static void test_config_with_builds(void **state) {
   (void)state;
@@ -188,8 +201,8 @@ static void test_usage_errors(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_commands_interleaved), cmocka_unit_test(test_names_and_format),
-      cmocka_unit_test(test_config_with_builds),   cmocka_unit_test(test_memory_of_the_arms),
-      cmocka_unit_test(test_usage_errors),
+      cmocka_unit_test(test_same_command_twice),   cmocka_unit_test(test_config_with_builds),
+      cmocka_unit_test(test_memory_of_the_arms),   cmocka_unit_test(test_usage_errors),
   };
   return cmocka_run_group_tests(tests, setup, NULL);
 }
