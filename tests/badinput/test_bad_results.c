@@ -1,6 +1,7 @@
 /* Malformed results files through `rigor report`, `rigor compare`, `rigor rounds` and
  * `rigor run --resume`: each is refused with its exact file:line:col message and exit status 2,
  * and --resume leaves the file as it was. */
+#include <ctype.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -296,6 +297,49 @@ static void test_out_of_memory_is_said(void **st) {
   tmpdir_remove(dir);
 }
 
+/* Times 2e298 times another's are valid numbers: compare prints them in exponent form (no line
+ * becomes a wall of digits) and says why no verdict can be read, in every format. */
+static void test_huge_ratio_in_exponent_form(void **st) {
+  (void)st;
+  char *dir = tmpdir_make();
+  char *cand = path_join(dir, "cand.jsonl");
+  FILE *in = fopen(RIGOR_SOURCE_DIR "/tests/golden/cand.jsonl", "r"), *out = fopen(cand, "w");
+  assert_non_null(in);
+  assert_non_null(out);
+  static char line[1 << 16];
+  while (fgets(line, sizeof line, in)) {
+    json_error_t je;
+    json_t *rec = json_loads(line, 0, &je);
+    assert_non_null(rec);
+    json_t *t = json_object_get(rec, "time_s");
+    if (json_is_real(t)) json_object_set_new(rec, "time_s", json_real(json_real_value(t) * 2e298));
+    char *text = json_dumps(rec, JSON_COMPACT);
+    fprintf(out, "%s\n", text);
+    free(text);
+    json_decref(rec);
+  }
+  fclose(in);
+  assert_int_equal(fclose(out), 0);
+  const char *formats[] = {"text", "md", "csv", "html"};
+  for (size_t f = 0; f < 4; f++) {
+    const char *const args[] = {
+        "compare", RIGOR_SOURCE_DIR "/tests/golden/base.jsonl", cand, "--format", formats[f], NULL};
+    cmd_result_t r = rigor_exec(dir, args);
+    assert_int_equal(r.exit_code, 0);
+    if (!strstr(r.out, "e+")) fail_msg("%s: no exponent form:\n%s", formats[f], r.out);
+    /* No number of more than 20 digits in a row anywhere. */
+    size_t run = 0;
+    for (const char *p = r.out; *p; p++) {
+      run = isdigit((unsigned char)*p) ? run + 1 : 0;
+      if (run > 20) fail_msg("%s: a wall of digits:\n%.300s", formats[f], p - 20);
+    }
+    if (f == 0) assert_non_null(strstr(r.out, "beyond what a double holds"));
+    cmd_result_free(&r);
+  }
+  free(cand);
+  tmpdir_remove(dir);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_report_refuses_each),
@@ -306,6 +350,7 @@ int main(void) {
       cmocka_unit_test(test_tolerated_damage_is_counted_once),
       cmocka_unit_test(test_resume_refuses_damaged_file),
       cmocka_unit_test(test_out_of_memory_is_said),
+      cmocka_unit_test(test_huge_ratio_in_exponent_form),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

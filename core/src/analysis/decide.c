@@ -123,6 +123,15 @@ void rigor_decide(const rigor_evidence_t *e, rigor_decision_t *d) {
   }
   if (e->exact) {
     rigor_cost_of(e->ratio, e->ratio, e->ratio, e->higher_is_better, &d->cost);
+  } else if (e->n_units >= 2 && (!isfinite(c->lo) || !isfinite(c->hi))) {
+    /* Values so far apart that the interval's ends overflow a double: no verdict can be read
+     * from it, and more units would not change that. */
+    d->verdict = RIGOR_CMP_UNDETERMINED;
+    rigor_clause_append(d->reason, sizeof d->reason,
+                        "the interval's ends are beyond what a double holds (ratio %.4g): the two "
+                        "sides differ by hundreds of orders of magnitude",
+                        c->ratio);
+    return;
   } else if (e->n_units < 2 || !isfinite(c->lo) || !isfinite(c->hi)) {
     d->verdict = RIGOR_CMP_UNDETERMINED;
     d->units_needed = isfinite(c->ratio) ? units_needed(e, log(c->ratio)) : 0;

@@ -186,10 +186,10 @@ rigor_doc_t *rigor_comparison_doc(const rigor_comparison_t *c) {
     }
     rigor_table_set_value(t, w, 5, r->ratio - 1);
     rigor_table_set_value(t, w, 6, r->p95_ratio - 1);
-    if (isfinite(r->ci_lo))
-      snprintf(s, sizeof s, "[%+.2f%%, %+.2f%%]%s", (r->ci_lo - 1) * 100, (r->ci_hi - 1) * 100,
-               r->one_run && !r->figure_exact ? " cycles" : "");
-    else
+    if (isfinite(r->ci_lo)) {
+      rigor_fmt_change_interval(s, sizeof s, r->ci_lo - 1, r->ci_hi - 1);
+      if (r->one_run && !r->figure_exact) snprintf(s + strlen(s), sizeof s - strlen(s), " cycles");
+    } else
       snprintf(s, sizeof s, "-");
     rigor_table_set_text(t, w, 7, s);
     if (isfinite(r->p_holm))

@@ -124,7 +124,7 @@ json_t *rigor_contrasts_json(const rigor_contrasts_t *set) {
 
 static void fmt_interval(char *buf, size_t len, const rigor_contrast_t *c) {
   if (isfinite(c->lo) && isfinite(c->hi))
-    snprintf(buf, len, "[%+.2f%%, %+.2f%%]", (c->lo - 1) * 100, (c->hi - 1) * 100);
+    rigor_fmt_change_interval(buf, len, c->lo - 1, c->hi - 1);
   else
     snprintf(buf, len, "-");
 }

@@ -27,9 +27,14 @@ static void fmt_value(const rigor_series_t *s, double v, char *buf, size_t len) 
 }
 
 static void fmt_change(const rigor_history_change_t *c, char *buf, size_t len) {
-  int n = snprintf(buf, len, "%+.2f%%", c->cp.change * 100);
-  if (isfinite(c->lo))
-    n += snprintf(buf + n, len - (size_t)n, " [%+.2f%%, %+.2f%%]", c->lo * 100, c->hi * 100);
+  char change[48], interval[112] = "";
+  rigor_fmt_percent(change, sizeof change, c->cp.change, 1);
+  if (isfinite(c->lo)) {
+    interval[0] = ' ';
+    rigor_fmt_change_interval(interval + 1, sizeof interval - 1, c->lo, c->hi);
+  }
+  int n = snprintf(buf, len, "%s%s", change, interval);
+  if (n < 0 || (size_t)n >= len) return;
   snprintf(buf + n, len - (size_t)n, " p %.2g %s", c->cp.p,
            c->regression ? "REGRESSION" : "improvement");
 }
@@ -122,9 +127,9 @@ static void add_series(rigor_doc_t *doc, const rigor_history_t *h, const rigor_s
       const rigor_history_change_t *c = &s->changes[k];
       char cell[7][128];
       rigor_history_commit_label(h, s->points[c->point].commit, cell[0], sizeof cell[0]);
-      snprintf(cell[1], sizeof cell[1], "%+.2f%%", c->cp.change * 100);
+      rigor_fmt_percent(cell[1], sizeof cell[1], c->cp.change, 1);
       if (isfinite(c->lo))
-        snprintf(cell[2], sizeof cell[2], "[%+.2f%%, %+.2f%%]", c->lo * 100, c->hi * 100);
+        rigor_fmt_change_interval(cell[2], sizeof cell[2], c->lo, c->hi);
       else
         snprintf(cell[2], sizeof cell[2], "-");
       snprintf(cell[3], sizeof cell[3], "%.2g", c->cp.p);

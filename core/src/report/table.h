@@ -113,6 +113,8 @@ void rigor_unit_format(const rigor_unit_t *u, rigor_col_kind_t kind, double v, c
 void rigor_fmt_time(char *buf, size_t len, double seconds);
 void rigor_fmt_rate(char *buf, size_t len, double per_s, const char *unit);
 void rigor_fmt_percent(char *buf, size_t len, double fraction, int plus);
+/* "[-1.20%, +3.40%]": an interval of changes (fractions), each as rigor_fmt_percent with a sign. */
+void rigor_fmt_change_interval(char *buf, size_t len, double lo, double hi);
 void rigor_fmt_number(char *buf, size_t len, double v);
 /* Four significant digits, never in e-notation; integers of five digits or more in full. */
 void rigor_fmt_sig(char *buf, size_t len, double v);
