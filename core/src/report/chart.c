@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "html.h"
+#include "writers.h"
 #include "units.h"
 
 /* Okabe & Ito (2008), without the yellow, which is hard to see on white. */

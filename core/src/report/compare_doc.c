@@ -8,7 +8,7 @@
 #include "chart.h"
 #include "context.h"
 #include "forest.h"
-#include "label_parts.h"
+#include "labels.h"
 #include "report.h"
 #include "rigor/plugin.h"
 #include "tally.h"

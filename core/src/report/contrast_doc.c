@@ -6,8 +6,7 @@
 #include "chart.h"
 #include "contrast_doc.h"
 #include "forest.h"
-#include "label_parts.h"
-#include "html.h"
+#include "writers.h"
 #include "json_util.h"
 #include "labels.h"
 

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "chart.h"
-#include "html.h"
+#include "writers.h"
 
 enum { VIEW_W = 1200, LABEL_W = 380, RIGHT = 40, TOP = 12, ROW = 24, BOTTOM = 50 };
 

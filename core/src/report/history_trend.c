@@ -3,8 +3,8 @@
 
 #include "chart.h"
 #include "history_trend.h"
-#include "html.h"
-#include "label_parts.h"
+#include "writers.h"
+#include "labels.h"
 #include "report.h"
 
 /* The trend plot of a series in inline SVG (no script, nothing fetched): the median and interval

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "chart.h"
-#include "html.h"
+#include "writers.h"
 #include "labels.h"
 #include "report.h"
 

@@ -2,7 +2,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "html.h"
 #include "writers.h"
 
 enum { CELL_MAX = 4096, LONG_TEXT = 40 };
@@ -183,4 +182,25 @@ int rigor_write_html(const rigor_doc_t *doc, FILE *out) {
   }
   fputs("</body>\n</html>\n", out);
   return ferror(out) ? RIGOR_EIO : 0;
+}
+
+void rigor_html_escape(FILE *out, const char *s) {
+  for (; s && *s; s++) {
+    switch (*s) {
+    case '<':
+      fputs("&lt;", out);
+      break;
+    case '>':
+      fputs("&gt;", out);
+      break;
+    case '&':
+      fputs("&amp;", out);
+      break;
+    case '"':
+      fputs("&quot;", out);
+      break;
+    default:
+      fputc(*s, out);
+    }
+  }
 }

@@ -32,4 +32,8 @@ int rigor_write_csv(const rigor_doc_t *doc, FILE *out);  /* writer_csv.c */
 int rigor_write_json(const rigor_doc_t *doc, FILE *out); /* writer_json.c */
 int rigor_write_html(const rigor_doc_t *doc, FILE *out); /* writer_html.c */
 
+/* HTML written by hand keeps the pages self-contained, with no script and no network: s with
+ * <, >, & and " escaped; NULL writes nothing. */
+void rigor_html_escape(FILE *out, const char *s);
+
 #endif
