@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -340,6 +342,54 @@ static void test_huge_ratio_in_exponent_form(void **st) {
   tmpdir_remove(dir);
 }
 
+/* A store that cannot grow (here the file size limit, as a full disk would) says so in words,
+ * and keeps nothing of the file; the import goes through once the limit is lifted. */
+static void test_full_store_is_said(void **st) {
+  (void)st;
+  char *dir = tmpdir_make();
+  char *db = path_join(dir, "store.db"), *err_path = path_join(dir, "err.txt");
+  const char *results = RIGOR_SOURCE_DIR "/tests/golden/adaptive.jsonl";
+  const char *const first[] = {
+      "store", "add",      RIGOR_SOURCE_DIR "/tests/golden/base.jsonl", "--db",
+      db,      "--commit", "fedcba9876543210fedcba9876543210fedcba98",  NULL};
+  cmd_result_t m = rigor_exec(dir, first);
+  assert_int_equal(m.exit_code, 0);
+  cmd_result_free(&m);
+  struct stat sb;
+  assert_int_equal(stat(db, &sb), 0);
+  pid_t pid = fork();
+  assert_true(pid >= 0);
+  if (pid == 0) {
+    rlim_t most = (rlim_t)sb.st_size + 4096;
+    struct rlimit lim = {most, most};
+    FILE *e = freopen(err_path, "w", stderr);
+    if (!e || signal(SIGXFSZ, SIG_IGN) == SIG_ERR || setrlimit(RLIMIT_FSIZE, &lim) != 0) _exit(99);
+    execl(RIGOR_EXE, RIGOR_EXE, "store", "add", results, "--db", db, "--commit",
+          "0123456789abcdef0123456789abcdef01234567", (char *)NULL);
+    _exit(98);
+  }
+  int status = 0;
+  assert_int_equal(waitpid(pid, &status, 0), pid);
+  char *err = read_file(err_path);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 2 || !strstr(err, "file size limit") ||
+      !strstr(err, "nothing was stored"))
+    fail_msg("status %d, stderr: %s", status, err);
+  free(err);
+  const char *const ls[] = {"store", "ls", "--db", db, NULL};
+  cmd_result_t r = rigor_exec(dir, ls);
+  assert_int_equal(r.exit_code, 0);
+  assert_null(strstr(r.out, "adaptive.jsonl"));
+  cmd_result_free(&r);
+  const char *const add[] = {
+      "store", "add", results, "--db", db, "--commit", "0123456789abcdef0123456789abcdef01234567",
+      NULL};
+  r = rigor_exec(dir, add);
+  assert_int_equal(r.exit_code, 0);
+  cmd_result_free(&r);
+  free(db), free(err_path);
+  tmpdir_remove(dir);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_report_refuses_each),
@@ -351,6 +401,7 @@ int main(void) {
       cmocka_unit_test(test_resume_refuses_damaged_file),
       cmocka_unit_test(test_out_of_memory_is_said),
       cmocka_unit_test(test_huge_ratio_in_exponent_form),
+      cmocka_unit_test(test_full_store_is_said),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -302,6 +302,11 @@ static void test_decided_stops_on_the_verdict(void **st) {
                         "order: {interleave: spin_ns, replicates: {min: 3, max: 40, precision: "
                         "0.0001%, decided: 2%}}\n"
                         "output: d.jsonl\n");
+  const char *plan[] = {"plan", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, NULL};
+  cmd_result_t p = rigor_exec(scratch, plan);
+  assert_int_equal(p.exit_code, 0);
+  assert_non_null(strstr(p.out, "or every verdict at the 2% threshold is beyond doubt"));
+  cmd_result_free(&p);
   cmd_result_t r = run(cfg, NULL);
   assert_int_equal(r.exit_code, 0);
   assert_non_null(strstr(r.err, "every verdict at the 2% threshold decided beyond doubt"));

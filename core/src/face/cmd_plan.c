@@ -82,11 +82,15 @@ static void print_experiment(FILE *out, const rigor_experiment_t *e) {
     fprintf(out,
             "  plugin %s; %u %s x %u to %u blocks = %llu to %llu runs\n"
             "  replicates adaptive: min %u, max %u blocks, until every 95%% half-width is at most "
-            "%g%%\n",
+            "%g%%",
             plugin, s->n_variants, units, e->order.min_blocks, s->n_blocks,
             (unsigned long long)s->n_variants * e->order.min_blocks,
             (unsigned long long)s->n_variants * s->n_blocks, e->order.min_blocks, s->n_blocks,
             e->order.precision * 100);
+  if (e->order.precision > 0 && e->order.decided > 0)
+    fprintf(out, " or every verdict at the %g%% threshold is beyond doubt", e->order.decided * 100);
+  if (e->order.precision > 0)
+    fputc('\n', out);
   else
     fprintf(out, "  plugin %s; %u %s x %u blocks = %llu runs\n", plugin, s->n_variants, units,
             s->n_blocks, (unsigned long long)s->n_variants * s->n_blocks);

@@ -594,6 +594,7 @@ int rigor_store_import(rigor_store_t *s, const char *path, const rigor_store_imp
     res->import_id = rc ? 0 : id;
     if (rc) {
       rigor__store_fail(s, rc, path, err, errlen);
+      snprintf(err + strlen(err), errlen - strlen(err), "; nothing was stored");
       rigor__rollback(s);
       memset(res, 0, sizeof *res);
     }
@@ -607,6 +608,7 @@ int rigor_store_import(rigor_store_t *s, const char *path, const rigor_store_imp
       char what[1100];
       snprintf(what, sizeof what, "%s: importing", path);
       rigor__store_fail(s, rc, what, err, errlen);
+      snprintf(err + strlen(err), errlen - strlen(err), "; nothing was stored");
     }
     rigor__rollback(s);
     if (rc) memset(res, 0, sizeof *res);

@@ -1,3 +1,6 @@
+#include <errno.h>
+#include <sys/statvfs.h>
+#include <sys/resource.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,8 +22,32 @@ typedef struct stmt_cache {
   size_t next;
 } stmt_cache_t;
 
+/* Why a write failed where SQLite keeps only "disk I/O error": the system's errno when SQLite
+ * kept it, else what the file's device and the process's limits say now. */
+static const char *write_cause(sqlite3 *db, int code) {
+  int e = sqlite3_system_errno(db);
+  if (e == ENOSPC || code == SQLITE_FULL) return "no space left on the device";
+  if (e == EDQUOT) return "the disk quota is used up";
+  if (e == EFBIG) return "the store file reached the file size limit (ulimit -f)";
+  if (code != SQLITE_IOERR || e != 0) return NULL;
+  const char *path = sqlite3_db_filename(db, "main");
+  struct statvfs fs;
+  if (path && *path && statvfs(path, &fs) == 0 && fs.f_bavail == 0)
+    return "no space left on the device";
+  struct rlimit lim;
+  struct stat st;
+  if (path && *path && getrlimit(RLIMIT_FSIZE, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY &&
+      stat(path, &st) == 0 && (rlim_t)st.st_size + 65536 > lim.rlim_cur)
+    return "the store file reached the file size limit (ulimit -f)";
+  return NULL;
+}
+
 static int fail(rigor_store_t *s) {
-  snprintf(s->message, sizeof s->message, "%s", sqlite3_errmsg(s->db));
+  const char *cause = write_cause(s->db, sqlite3_extended_errcode(s->db) & 0xff);
+  if (cause)
+    snprintf(s->message, sizeof s->message, "%s (%s)", cause, sqlite3_errmsg(s->db));
+  else
+    snprintf(s->message, sizeof s->message, "%s", sqlite3_errmsg(s->db));
   return RIGOR_EIO;
 }
 
