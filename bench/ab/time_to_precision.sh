@@ -35,7 +35,7 @@ YAML
     out="$work/$which-$i.jsonl"
     t0=$(date +%s.%N)
     "$rigor" ab "$work/$which.yaml" --build "a=$plugins" --build "b=$plugins" -o "$out" -q \
-      --precision "$precision" --deadline "$deadline" --max-runs 1000 \
+      --precision "$precision" --deadline "$deadline" --max-runs 1000 --precise \
       >"$work/$which-$i.txt" 2>&1 || true
     secs=$(seconds_since "$t0")
     reason=$(jq -r 'select(.type == "stop") | .reason' "$out" | tail -n 1)

@@ -2,6 +2,7 @@
  * ABBA order in the records, the answer line, exit 4 for a slower arm, the results file always
  * written), a config with two builds of one plugin, and the usage errors. */
 #include <jansson.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -142,6 +143,29 @@ static void test_config_with_builds(void **state) {
   assert_non_null(strstr(out, " than a ["));
   assert_non_null(strstr(out, "3 runs x 4 pairs"));
   free(out), free(err);
+  /* The stop rule recorded is the one asked for: --precision, and the verdicts at --threshold. */
+  rc = rigor(&out, &err,
+             "ab aa.yaml --build a=" RIGOR_PLUGIN_DIR " --build b=" RIGOR_PLUGIN_DIR
+             " --min-runs 2 --max-runs 2 --precision 3%% --threshold 4%% -q -o rule.jsonl");
+  if (rc != 0 && rc != 4) fail_msg("exit %d\n%s\n%s", rc, out, err);
+  free(out), free(err);
+  json_t *recs = records_of("rule.jsonl");
+  json_t *adaptive =
+      json_object_get(json_object_get(json_array_get(recs, 0), "schedule"), "adaptive");
+  assert_true(fabs(json_real_value(json_object_get(adaptive, "precision")) - 0.03) < 1e-12);
+  assert_true(fabs(json_real_value(json_object_get(adaptive, "decided")) - 0.04) < 1e-12);
+  json_decref(recs);
+  /* --precise leaves the verdict stop out. */
+  rc = rigor(&out, &err,
+             "ab aa.yaml --build a=" RIGOR_PLUGIN_DIR " --build b=" RIGOR_PLUGIN_DIR
+             " --min-runs 2 --max-runs 2 --precise -q -o precise.jsonl");
+  if (rc != 0 && rc != 4) fail_msg("exit %d\n%s\n%s", rc, out, err);
+  free(out), free(err);
+  recs = records_of("precise.jsonl");
+  adaptive = json_object_get(json_object_get(json_array_get(recs, 0), "schedule"), "adaptive");
+  assert_true(fabs(json_real_value(json_object_get(adaptive, "precision")) - 0.01) < 1e-12);
+  assert_null(json_object_get(adaptive, "decided"));
+  json_decref(recs);
 }
 
 /* The memory the arms of a run hold together: rigor plan shows it from the plugin's footprint

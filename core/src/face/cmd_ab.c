@@ -335,7 +335,7 @@ int rigor_cmd_ab(int argc, char **argv) {
       fprintf(stderr, "rigor ab: --prepare, --warmup, --cycles and --name apply to typed commands; "
                       "the CONFIG's own settings run\n");
     char *text = config_wrapper(slash ? slash + 1 : a.positional.v[0], a.axis, min_runs, max_runs,
-                                a.precise ? 0 : threshold, precision, deadline_s, fresh_seed());
+                                precision, a.precise ? 0 : threshold, deadline_s, fresh_seed());
     if (!text || write_temp_config(text, config, sizeof config) != 0) {
       fprintf(stderr, "rigor ab: cannot write the experiment to %s: %s\n",
               config[0] ? config : "TMPDIR", strerror(errno));
