@@ -58,6 +58,9 @@ int rigor_cli_main(int argc, char **argv) {
     return RIGOR_EXIT_OK;
   }
   if (!strcmp(cmd, "__child")) return rigor_cmd_child(argc - 1, argv + 1);
+  /* A campaign's driver and its job steps, inside a Slurm allocation (cmd_run.c). */
+  if (!strcmp(cmd, "__campaign") || !strcmp(cmd, "__step"))
+    return rigor_cmd_run(argc - 1, argv + 1);
   const char *names[N_COMMANDS];
   for (size_t i = 0; i < N_COMMANDS; i++) {
     if (!strcmp(cmd, commands[i].name)) return commands[i].fn(argc - 1, argv + 1);

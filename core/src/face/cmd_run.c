@@ -11,7 +11,10 @@
 #include "experiment.h"
 #include "jobs.h"
 #include "progress.h"
+#include "campaign.h"
 #include "runner.h"
+#include "slurm.h"
+#include "slurm_submit.h"
 #include "snapshot.h"
 
 static const char about[] =
@@ -20,7 +23,10 @@ static const char about[] =
     "line; anything else (a CI log) gets one line per finished run: k/N, the variant, its status,\n"
     "how long it took, the time so far and the time left, and while a run goes on a heartbeat\n"
     "line every --heartbeat seconds (run k/N, the variant, how long it has run, the cycles\n"
-    "done, the time so far). At the end the report is printed.\n";
+    "done, the time so far). At the end the report is printed.\n"
+    "With --slurm the experiments run as one Slurm batch job: each block whole on one node of\n"
+    "the allocation, as a job step, the nodes all at once, and every run's records reach the one\n"
+    "results file; a job that died is finished by the same command with --resume.\n";
 
 static void print_schedule(const rigor_experiment_t *e) {
   const rigor_schedule_t *s = &e->schedule;
@@ -90,13 +96,106 @@ static size_t report_outputs(const rigor_config_t *cfg, bool report, int *code) 
   return below;
 }
 
+/* Runs of a campaign's step: "4,5,7". */
+static int parse_runs(const char *text, uint32_t **runs, size_t *n) {
+  *n = 0;
+  *runs = calloc(strlen(text) / 2 + 2, sizeof **runs);
+  if (!*runs) return -1;
+  for (const char *p = text; *p;) {
+    char *end = NULL;
+    unsigned long k = strtoul(p, &end, 10);
+    if (end == p || k > UINT32_MAX) return -1;
+    (*runs)[(*n)++] = (uint32_t)k;
+    p = *end == ',' ? end + 1 : end;
+    if (*end && *end != ',') return -1;
+  }
+  return *n ? 0 : -1;
+}
+
+/* What the driver forwards to its steps: the file and the options that shape the runs. */
+static const char *const step_drops_value[] = {"-o", "--output", "--only", "--heartbeat", NULL};
+static const char *const step_drops_flag[] = {
+    "--resume", "--force", "-q", "--quiet", "-v", "--verbose", "--dry-run", "--no-report", NULL};
+/* What the submitter keeps from itself for the driver: all but the allocation's settings. */
+static const char *const submit_drops_value[] = {"--nodes", "--partition", "--time", "--account",
+                                                 NULL};
+static const char *const submit_drops_flag[] = {"--slurm", NULL};
+
+/* Inside the allocation: the nodes and their CPUs, for the runner's campaign. */
+static int campaign_of(rigor_campaign_t *c, json_t **nodes, unsigned **cpus, const char *self,
+                       const char **step_args) {
+  char err[512];
+  const char *list = getenv("SLURM_JOB_NODELIST");
+  *nodes = rigor_slurm_hostnames(list, err, sizeof err);
+  if (!*nodes) {
+    fprintf(stderr, "rigor run: %s (is this a Slurm batch job?)\n", err);
+    return -1;
+  }
+  size_t n = json_array_size(*nodes);
+  const char **names = calloc(n + 1, sizeof *names);
+  *cpus = calloc(n + 1, sizeof **cpus);
+  if (!names || !*cpus) return free(names), -1;
+  for (size_t i = 0; i < n; i++)
+    names[i] = json_string_value(json_array_get(*nodes, i));
+  rigor_campaign_cpus(getenv("SLURM_JOB_CPUS_PER_NODE"), *cpus, n);
+  *c = (rigor_campaign_t){
+      .nodes = names, .n_nodes = n, .cpus = *cpus, .self = self, .step_args = step_args};
+  fprintf(stderr, "rigor: Slurm job %s: %zu nodes (%s), one block at a time on each\n",
+          getenv("SLURM_JOB_ID") ? getenv("SLURM_JOB_ID") : "?", n, list);
+  return 0;
+}
+
+/* Outside the allocation: submits this very command, less its allocation settings, as the
+ * driver of one batch job, and waits for it. Returns the job's exit code, or -1. */
+static int submit(const rigor_config_t *cfg, rigor_slurm_request_t *req, const char *self, int argc,
+                  char **argv) {
+  char scratch[3][64];
+  rigor_slurm_request_defaults(req, cfg->executor, scratch);
+  const char **rest = rigor_args_without(argc, argv, submit_drops_value, submit_drops_flag);
+  size_t n = 0;
+  while (rest && rest[n])
+    n++;
+  char **inner = calloc(n + 3, sizeof *inner);
+  if (!rest || !inner) {
+    free(rest), free(inner);
+    fprintf(stderr, "rigor run: out of memory\n");
+    return -1;
+  }
+  inner[0] = (char *)self;
+  inner[1] = "__campaign";
+  for (size_t i = 0; i < n; i++)
+    inner[i + 2] = (char *)rest[i];
+  char name[256], log[4200], err[1024];
+  snprintf(name, sizeof name, "rigor-%s", cfg->experiments[0].name);
+  snprintf(log, sizeof log, "%s.slurm-%%j.log", cfg->experiments[0].output);
+  int code = rigor_slurm_run_job(req, name, log, inner, err, sizeof err);
+  if (code < 0) fprintf(stderr, "rigor run: %s\n", err);
+  free(rest), free(inner);
+  return code;
+}
+
 int rigor_cmd_run(int argc, char **argv) {
+  /* rigor's own entry points inside an allocation: the campaign's driver (`__campaign`, the
+   * submitted `rigor run`) and its job steps (`__step RUNS`). */
+  bool driver = strcmp(argv[0], "__campaign") == 0, step = strcmp(argv[0], "__step") == 0;
+  uint32_t *only_runs = NULL;
+  size_t n_only_runs = 0;
+  if (step) {
+    if (argc < 2 || parse_runs(argv[1], &only_runs, &n_only_runs) != 0) {
+      fprintf(stderr, "rigor __step: expected RUNS (k,k,...) then rigor run's arguments\n");
+      free(only_runs);
+      return RIGOR_EXIT_USAGE;
+    }
+    argc--, argv++;
+  }
+  rigor_slurm_request_t req = {0};
+  bool slurm = false;
   rigor_config_args_t ca;
   rigor_run_opts_t ropts = {0};
   rigor_progress_view_t view = {0};
   const char *output = NULL, *heartbeat = NULL;
   bool dry_run = false, no_report = false;
-  rigor_option_t options[RIGOR_CONFIG_ARGS_N + 12] = {
+  rigor_option_t options[RIGOR_CONFIG_ARGS_N + 17] = {
       {"output", 'o', "OUT", "write results to OUT instead of the file's `output`",
        .value = &output},
       {"resume", 0, NULL, "finish an interrupted results file (the experiment hash must match)",
@@ -116,8 +215,17 @@ int rigor_cmd_run(int argc, char **argv) {
       {"heartbeat", 0, "SECONDS",
        "without a terminal, a line every SECONDS while a run goes on (default 10; 0: none)",
        .value = &heartbeat},
+      {"slurm", 0, NULL,
+       "run as one Slurm batch job, each block a job step on one node (docs/cluster.md)",
+       .flag = &slurm},
+      {"nodes", 0, "N|LIST", "with --slurm: the allocation's nodes, a count or a node list",
+       .value = &req.nodes},
+      {"partition", 0, "P", "with --slurm: the partition", .value = &req.partition},
+      {"time", 0, "T", "with --slurm: the job's time limit, in Slurm's syntax (minutes, H:MM:SS)",
+       .value = &req.time},
+      {"account", 0, "A", "with --slurm: the account charged", .value = &req.account},
   };
-  rigor_config_args_options(&ca, options + 10);
+  rigor_config_args_options(&ca, options + 15);
   const rigor_command_t cmd = {"run", "FILE [OPTION]...", about, options};
   rigor_strings_t files = {0};
   rigor_config_t *cfg = NULL;
@@ -134,6 +242,10 @@ int rigor_cmd_run(int argc, char **argv) {
     code = rigor_usage_error(&cmd, "--resume and --force contradict each other");
   if (code < 0 && ropts.allow_rebuilt && !ropts.resume)
     code = rigor_usage_error(&cmd, "--allow-rebuilt only applies with --resume");
+  if (code < 0 && !slurm && (req.nodes || req.partition || req.time || req.account))
+    code = rigor_usage_error(&cmd, "--nodes, --partition, --time and --account apply with --slurm");
+  if (code < 0 && slurm && (driver || step))
+    code = rigor_usage_error(&cmd, "--slurm is already in effect here");
   if (code < 0 && view.quiet && view.verbose)
     code = rigor_usage_error(&cmd, "--quiet and --verbose contradict each other");
   double heartbeat_s = 10;
@@ -164,6 +276,15 @@ int rigor_cmd_run(int argc, char **argv) {
     goto out_config;
   }
 
+  for (uint32_t i = 0; (slurm || driver) && i < cfg->n_experiments; i++)
+    if (cfg->experiments[i].order.precision > 0) {
+      fprintf(stderr,
+              "rigor run: experiment '%s' adds blocks until a precision is reached, which a "
+              "campaign under Slurm does not do yet: give order.replicates a count\n",
+              cfg->experiments[i].name);
+      code = RIGOR_EXIT_USAGE;
+      goto out_config;
+    }
   for (uint32_t i = 0; i < cfg->n_experiments; i++) {
     char why[512];
     if (!rigor_run_memory_fits(&cfg->experiments[i], why, sizeof why)) {
@@ -176,6 +297,42 @@ int rigor_cmd_run(int argc, char **argv) {
   char self[4096];
   ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
   self[n > 0 ? n : 0] = '\0';
+  if (slurm) {
+    /* A file rigor would refuse to touch is refused before anything is submitted. */
+    for (uint32_t i = 0; i < cfg->n_experiments && !ropts.resume && !ropts.force; i++)
+      if (access(cfg->experiments[i].output, F_OK) == 0) {
+        fprintf(stderr,
+                "rigor run: %s already exists; rigor never overwrites results: use --resume to "
+                "finish it, --force to replace it, or -o for another file\n",
+                cfg->experiments[i].output);
+        code = RIGOR_EXIT_USAGE;
+        goto out_config;
+      }
+    int job = submit(cfg, &req, self, argc, argv);
+    code = job < 0 ? RIGOR_EXIT_RUN_FAILED : job;
+    if (job >= 0 && job != RIGOR_EXIT_USAGE) {
+      int read_code = RIGOR_EXIT_OK;
+      size_t below = report_outputs(cfg, !no_report && !view.quiet, &read_code);
+      if (read_code != RIGOR_EXIT_OK && code == RIGOR_EXIT_OK) code = read_code;
+      if (below && code == RIGOR_EXIT_OK) code = RIGOR_EXIT_CHECK_FAILED;
+    }
+    goto out_config;
+  }
+  rigor_campaign_t campaign;
+  json_t *campaign_nodes = NULL;
+  unsigned *campaign_cpus = NULL;
+  const char **step_args = NULL;
+  if (driver) {
+    step_args = rigor_args_without(argc, argv, step_drops_value, step_drops_flag);
+    if (!step_args || campaign_of(&campaign, &campaign_nodes, &campaign_cpus, self, step_args)) {
+      code = RIGOR_EXIT_RUN_FAILED;
+      goto out_campaign;
+    }
+    ropts.campaign = &campaign;
+    no_report = true; /* the submitting rigor prints it */
+  }
+  ropts.only_runs = only_runs;
+  ropts.n_only_runs = n_only_runs;
   ropts.self_exe = self;
   ropts.rigor_version = RIGOR_VERSION;
   ropts.rigor_git = RIGOR_GIT_HASH;
@@ -228,6 +385,11 @@ int rigor_cmd_run(int argc, char **argv) {
   free(protected_paths);
 out_jobs:
   rigor_jobs_free(&jobs);
+out_campaign:
+  if (driver && campaign_nodes) free((void *)campaign.nodes);
+  json_decref(campaign_nodes);
+  free(campaign_cpus);
+  free(step_args);
 out_config:
   rigor_config_free(cfg);
 out_snapshot:
@@ -235,5 +397,6 @@ out_snapshot:
 out_args:
   rigor_strings_free(&files);
   rigor_config_args_free(&ca);
+  free(only_runs);
   return code;
 }

@@ -453,6 +453,11 @@ int rigor_config_load(const char *path, const rigor_config_opts_t *opts, rigor_c
   int rc = rigor__load_file(&c, path, NULL, &root);
   if (!rc) rc = rigor__expand_extends(&c, root, &expanded);
   if (!rc) rc = check_schema(&c, expanded);
+  if (!rc && rigor__get(expanded, "executor")) {
+    rc = rigor__executor(&c, rigor__get(expanded, "executor"), &cfg->executor);
+    if (!rc && !(expanded = rigor__map_without(&c, expanded, "executor")))
+      rc = rigor__fail(&c, root, "out of memory");
+  }
   if (!rc)
     rc = rigor__get(expanded, "experiments") ? multi(&c, expanded, cfg) : single(&c, expanded, cfg);
   cfg->sources = json_array();
@@ -475,6 +480,7 @@ int rigor_config_load(const char *path, const rigor_config_opts_t *opts, rigor_c
 
 void rigor_config_free(rigor_config_t *cfg) {
   if (!cfg) return;
+  json_decref(cfg->executor);
   for (uint32_t i = 0; i < cfg->n_experiments; i++) {
     rigor_experiment_t *e = &cfg->experiments[i];
     for (uint32_t k = 0; k < e->n_variants; k++) {
