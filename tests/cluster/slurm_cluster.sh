@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# A throwaway Slurm cluster of two nodes on this one host, for the cluster tests: munged,
-# slurmctld and two slurmd (`slurmd -N n1`, `-N n2`), all run as root without systemd from a
+# A throwaway Slurm cluster of three nodes on this one host, for the cluster tests: munged,
+# slurmctld and three slurmd (`slurmd -N n1`, `-N n2`, `-N n3`; a fleet screen needs a median
+# of more than two), all run as root without systemd from a
 # temporary folder, on ports found free, each with its own spool, pid and log files.
 # Usage: slurm_cluster.sh start STATE_DIR | stop STATE_DIR
 # start writes STATE_DIR/conf (the slurm.conf the clients need as SLURM_CONF), or, where the
@@ -9,7 +10,7 @@
 set -euo pipefail
 action=${1:?start or stop}
 state=${2:?state folder}
-nodes=(n1 n2)
+nodes=(n1 n2 n3)
 
 say() { echo "slurm_cluster: $*"; }
 
@@ -127,6 +128,7 @@ SlurmctldLogFile=$dir/slurmctld.log
 SlurmdSpoolDir=$dir/spool-%n
 SlurmdPidFile=$dir/slurmd-%n.pid
 SlurmdLogFile=$dir/slurmd-%n.log
+# Per node (%n): several slurmd on one host must not share PMIx's client folders.
 TmpFS=$dir/tmp-%n
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
@@ -168,20 +170,21 @@ EOF
     wait_pid "$dir/slurmd-$n.pid" "slurmd -N $n" "$dir/slurmd-$n.log"
   done
 
-  local i idle=""
+  local i idle="" want
+  want=$(printf '%s ' "${nodes[@]}")
   for i in $(seq 120); do
     idle=$(sinfo -h -N -t idle -o %N 2>/dev/null | sort -u | tr '\n' ' ')
-    [ "$idle" = "n1 n2 " ] && break
+    [ "$idle" = "$want" ] && break
     sleep 0.5
   done
-  if [ "$idle" != "n1 n2 " ]; then
+  if [ "$idle" != "$want" ]; then
     say "the nodes did not become idle:" >&2
     sinfo -N >&2 || true
     tail -n 20 "$dir/slurmctld.log" >&2 || true
     exit 1
   fi
   echo "$SLURM_CONF" >"$state/conf"
-  say "Slurm $(sinfo -V | awk '{print $2}') on $dir: nodes n1 n2 idle (slurmctld port $ctld_port)"
+  say "Slurm $(sinfo -V | awk '{print $2}') on $dir: nodes $want idle (slurmctld port $ctld_port)"
 }
 
 case "$action" in

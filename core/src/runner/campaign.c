@@ -160,6 +160,54 @@ static char *format(const char *fmt, ...) {
   return out;
 }
 
+/* Starts `srun ... CMD` as one job step of one task on node i, stdout and stderr into `log`;
+ * the pid, or -1 with errno. `cmd` is NULL-terminated. */
+static pid_t launch(const rigor_campaign_t *c, size_t node, const char *name, char *const *cmd,
+                    const char *log_path) {
+  size_t n_cmd = 0;
+  while (cmd[n_cmd])
+    n_cmd++;
+  char **argv = calloc(n_cmd + 10, sizeof *argv);
+  if (!argv) return -1;
+  size_t a = 0;
+  argv[a++] = format("srun");
+  argv[a++] = format("--nodes=1");
+  argv[a++] = format("--ntasks=1");
+  argv[a++] = format("--nodelist=%s", c->nodes[node]);
+  argv[a++] = format("--exact");
+  /* The step holds the whole node's share of the allocation: its runs are its only work. */
+  if (c->cpus && c->cpus[node]) argv[a++] = format("--cpus-per-task=%u", c->cpus[node]);
+  argv[a++] = format("--job-name=%s", name);
+  for (size_t i = 0; i < n_cmd; i++)
+    argv[a++] = format("%s", cmd[i]);
+  argv[a] = NULL;
+  bool whole = true;
+  for (size_t i = 0; i < a; i++)
+    whole = whole && argv[i];
+  int log = whole ? open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600) : -1;
+  fflush(NULL);
+  pid_t pid = log < 0 ? -1 : fork();
+  if (pid == 0) {
+    dup2(log, STDOUT_FILENO);
+    dup2(log, STDERR_FILENO);
+    int null = open("/dev/null", O_RDONLY);
+    if (null >= 0) dup2(null, STDIN_FILENO);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGPIPE, SIG_DFL);
+    execvp(argv[0], argv);
+    fprintf(stderr, "rigor: cannot execute srun: %s\n", strerror(errno));
+    _exit(127);
+  }
+  int e = errno;
+  if (log >= 0) close(log);
+  for (size_t i = 0; i < a; i++)
+    free(argv[i]);
+  free(argv);
+  errno = e;
+  return pid;
+}
+
 /* Starts block b's unfinished runs on node i; returns 0, or -1 with r->err. */
 static int start_step(runner_t *r, const rigor_resume_t *rs, step_t *s, size_t node, uint32_t b,
                       const char *dir) {
@@ -182,49 +230,31 @@ static int start_step(runner_t *r, const rigor_resume_t *rs, step_t *s, size_t n
   size_t n_args = 0;
   while (c->step_args[n_args])
     n_args++;
-  char **argv = calloc(n_args + 24, sizeof *argv);
-  if (!argv) return snprintf(r->err, r->errlen, "out of memory"), -1;
+  char **cmd = calloc(n_args + 12, sizeof *cmd);
+  if (!cmd) return snprintf(r->err, r->errlen, "out of memory"), -1;
   size_t a = 0;
-  argv[a++] = format("srun");
-  argv[a++] = format("--nodes=1");
-  argv[a++] = format("--ntasks=1");
-  argv[a++] = format("--nodelist=%s", c->nodes[node]);
-  argv[a++] = format("--exact");
-  /* The step holds the whole node's share of the allocation: its runs are its only work. */
-  if (c->cpus && c->cpus[node]) argv[a++] = format("--cpus-per-task=%u", c->cpus[node]);
-  argv[a++] = format("--job-name=%s.b%u", job->name, b);
-  argv[a++] = format("%s", c->self);
-  argv[a++] = format("__step");
-  argv[a++] = format("%s", list);
+  cmd[a++] = format("%s", c->self);
+  cmd[a++] = format("__step");
+  cmd[a++] = format("%s", list);
   for (size_t i = 0; i < n_args; i++)
-    argv[a++] = format("%s", c->step_args[i]);
-  argv[a++] = format("--only");
-  argv[a++] = format("%s", job->name);
-  argv[a++] = format("--output=%s", s->part);
-  argv[a++] = format("--force");
-  argv[a++] = format("--no-report");
-  argv[a++] = format("--heartbeat=0");
-  argv[a] = NULL;
-  int log = open(s->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  fflush(NULL);
-  pid_t pid = log < 0 ? -1 : fork();
-  if (pid == 0) {
-    dup2(log, STDOUT_FILENO);
-    dup2(log, STDERR_FILENO);
-    int null = open("/dev/null", O_RDONLY);
-    if (null >= 0) dup2(null, STDIN_FILENO);
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
-    signal(SIGPIPE, SIG_DFL);
-    execvp(argv[0], argv);
-    fprintf(stderr, "rigor: cannot execute srun: %s\n", strerror(errno));
-    _exit(127);
-  }
-  int e = errno;
-  if (log >= 0) close(log);
+    cmd[a++] = format("%s", c->step_args[i]);
+  cmd[a++] = format("--only");
+  cmd[a++] = format("%s", job->name);
+  cmd[a++] = format("--output=%s", s->part);
+  cmd[a++] = format("--force");
+  cmd[a++] = format("--no-report");
+  cmd[a++] = format("--heartbeat=0");
+  cmd[a] = NULL;
+  char name[1024];
+  snprintf(name, sizeof name, "%s.b%u", job->name, b);
+  bool whole = true;
   for (size_t i = 0; i < a; i++)
-    free(argv[i]);
-  free(argv);
+    whole = whole && cmd[i];
+  pid_t pid = whole ? launch(c, node, name, cmd, s->log) : -1;
+  int e = whole ? errno : ENOMEM;
+  for (size_t i = 0; i < a; i++)
+    free(cmd[i]);
+  free(cmd);
   if (pid < 0) {
     snprintf(r->err, r->errlen, "cannot start a job step for block %u: %s", b, strerror(e));
     free(s->runs);
@@ -333,5 +363,43 @@ int rigor__campaign_run(runner_t *r, rigor_resume_t *rs) {
   }
   rigor_progress_t p = {.event = RIGOR_PROGRESS_JOB_END, .total = total, .done = done};
   if (!rc && !r->failed) rigor__runner_report(r, &p);
+  return rc;
+}
+
+int rigor_campaign_each_node(const rigor_campaign_t *c, const char *dir, const char *name,
+                             int *statuses, char *err, size_t errlen) {
+  pid_t *pids = calloc(c->n_nodes ? c->n_nodes : 1, sizeof *pids);
+  if (!pids) return snprintf(err, errlen, "out of memory"), RIGOR_ENOMEM;
+  size_t n_args = 0;
+  while (c->step_args[n_args])
+    n_args++;
+  int rc = 0;
+  for (size_t i = 0; i < c->n_nodes && !rc; i++) {
+    char out[PATH_MAX + 300], log[PATH_MAX + 300];
+    snprintf(out, sizeof out, "--output=%s/%s.jsonl", dir, c->nodes[i]);
+    snprintf(log, sizeof log, "%s/%s.log", dir, c->nodes[i]);
+    const char **cmd = calloc(n_args + 3, sizeof *cmd);
+    if (!cmd) {
+      rc = RIGOR_ENOMEM;
+      break;
+    }
+    cmd[0] = c->self;
+    for (size_t k = 0; k < n_args; k++)
+      cmd[k + 1] = c->step_args[k];
+    cmd[n_args + 1] = out;
+    pids[i] = launch(c, i, name, (char *const *)cmd, log);
+    free(cmd);
+    if (pids[i] < 0) {
+      snprintf(err, errlen, "cannot start a job step on %s: %s", c->nodes[i], strerror(errno));
+      rc = RIGOR_EIO;
+    }
+  }
+  for (size_t i = 0; i < c->n_nodes; i++) {
+    statuses[i] = -1;
+    if (pids[i] <= 0) continue;
+    while (waitpid(pids[i], &statuses[i], 0) < 0 && errno == EINTR)
+      ;
+  }
+  free(pids);
   return rc;
 }

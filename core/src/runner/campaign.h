@@ -23,6 +23,13 @@ typedef struct rigor_campaign {
   const char *const *step_args;
 } rigor_campaign_t;
 
+/* A fleet screen's fan-out: `self STEP_ARGS... --output=DIR/NODE.jsonl` on every node at once,
+ * each one job step named `name` with its output in DIR/NODE.log; waits for them all.
+ * statuses[i] is node i's wait status (-1 where its step could not start). Returns 0, or an
+ * error with `err` when a step could not be started (those started are still waited for). */
+int rigor_campaign_each_node(const rigor_campaign_t *c, const char *dir, const char *name,
+                             int *statuses, char *err, size_t errlen);
+
 /* Expands SLURM_JOB_CPUS_PER_NODE ("4(x2),2") to one count per node; 0 where it says less. */
 void rigor_campaign_cpus(const char *cpus_per_node, unsigned *out, size_t n_nodes);
 

@@ -101,6 +101,35 @@ json_t *rigor_slurm_hostnames(const char *nodelist, char *err, size_t errlen) {
   return names;
 }
 
+json_t *rigor_slurm_all_nodes(char *err, size_t errlen) {
+  char out[65536];
+  char *argv[] = {"sinfo", "-h", "-N", "-o", "%N %t", NULL};
+  if (capture(argv, out, sizeof out) != 0) {
+    snprintf(err, errlen, "cannot list the cluster's nodes (sinfo -N)");
+    return NULL;
+  }
+  json_t *idle = json_array(), *rest = json_array();
+  for (char *save = NULL, *line = strtok_r(out, "\n", &save); line;
+       line = strtok_r(NULL, "\n", &save)) {
+    char name[256], state[64];
+    if (sscanf(line, "%255s %63s", name, state) != 2) continue;
+    bool seen = false;
+    size_t i;
+    json_t *v;
+    json_array_foreach(idle, i, v) seen = seen || !strcmp(json_string_value(v), name);
+    json_array_foreach(rest, i, v) seen = seen || !strcmp(json_string_value(v), name);
+    if (!seen) json_array_append_new(strcmp(state, "idle") == 0 ? idle : rest, json_string(name));
+  }
+  json_array_extend(idle, rest);
+  json_decref(rest);
+  if (json_array_size(idle) == 0) {
+    json_decref(idle);
+    snprintf(err, errlen, "sinfo lists no node");
+    return NULL;
+  }
+  return idle;
+}
+
 /* The value of KEY=VALUE in scontrol's one-line output. */
 static void field(const char *text, const char *key, char *out, size_t len) {
   out[0] = '\0';

@@ -5,6 +5,7 @@
 #define RIGOR_SLURM_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "format.h"
@@ -22,6 +23,10 @@ int rigor_slurm_single_task(char *err, size_t errlen);
 /* The node names of a Slurm node list ("n[1-3],gpu7"), expanded by `scontrol show hostnames`,
  * as a JSON array of strings; NULL with `err` when it cannot be expanded. */
 json_t *rigor_slurm_hostnames(const char *nodelist, char *err, size_t errlen);
+
+/* Every node of the cluster (`sinfo -N`), idle ones first, as a JSON array of names; NULL with
+ * `err` when Slurm cannot be asked. */
+json_t *rigor_slurm_all_nodes(char *err, size_t errlen);
 
 /* A job's state and reason as `scontrol show job` gives them ("CANCELLED", "TimeLimit");
  * returns 0, or -1 when Slurm no longer knows the job. */
