@@ -89,6 +89,13 @@ static void blocks_run_whole_on_each_node(void **state) {
   SL_HAS(r.err, "submitted Slurm job");
   sl_result_free(&r);
   assert_int_equal(check_complete("c.jsonl", 12, 3, 3), 2);
+  /* The report shows each variant per node. */
+  r = sl_rigor("report c.jsonl --table nodes");
+  assert_int_equal(r.rc, 0);
+  SL_HAS(r.out, "per node");
+  SL_HAS(r.out, "n1 ");
+  SL_HAS(r.out, "n2 ");
+  sl_result_free(&r);
   /* The steps' own files are gone once merged. */
   assert_int_not_equal(sl_sh("test -e c.jsonl.steps"), 0);
   /* Finished: a resume has nothing left to run and adds nothing. */
