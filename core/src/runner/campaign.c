@@ -120,6 +120,7 @@ static size_t merge_part(runner_t *r, rigor_resume_t *rs, const char *path, cons
                           .label = label,
                           .status = status,
                           .reason = reason,
+                          .elapsed_s = (double)(rigor_now_ns() - r->job_start_ns) * 1e-9,
                           .run_s = json_number_value(json_object_get(rec, "elapsed_s"))};
     rigor__runner_report(r, &p);
   }
@@ -316,6 +317,7 @@ int rigor__campaign_run(runner_t *r, rigor_resume_t *rs) {
     return RIGOR_EIO;
   }
   uint32_t done = 0, next = 0;
+  r->job_start_ns = rigor_now_ns();
   salvage(r, rs, dir, &done);
   step_t *steps = calloc(c->n_nodes ? c->n_nodes : 1, sizeof *steps);
   if (!steps) return snprintf(r->err, r->errlen, "out of memory"), -1;

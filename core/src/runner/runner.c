@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include "bounds.h"
-#include "campaign.h"
 #include "checks.h"
 #include "child.h"
 #include "clock.h"
