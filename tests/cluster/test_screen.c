@@ -44,7 +44,6 @@ static void the_slow_node_is_named(void **state) {
   json_t *doc = json_loads(r.out, 0, NULL);
   assert_non_null(doc);
   json_t *nodes = json_object_get(doc, "nodes");
-  if (!nodes) nodes = json_object_get(json_object_get(doc, "data"), "nodes");
   assert_int_equal(json_array_size(nodes), 3);
   size_t i;
   json_t *x;
@@ -66,9 +65,42 @@ static void the_slow_node_is_named(void **state) {
   sl_result_free(&r);
 }
 
+/* A node Slurm will not run (drained here) is listed as failed with its state, not waited for;
+ * the others are judged without it. */
+static void a_drained_node_is_listed(void **state) {
+  (void)state;
+  SL_REQUIRE_CLUSTER();
+  sl_scratch("screen-drained");
+  sl_write("fleet.yaml", fleet);
+  assert_int_equal(sl_sh("scontrol update nodename=n2 state=drain reason=rigor-test"), 0);
+  sl_result_t r = sl_rigor("screen fleet.yaml --slurm --nodes all --allow-commands "
+                           "--threshold 10%% --format json");
+  assert_int_equal(sl_sh("scontrol update nodename=n2 state=resume"), 0);
+  if (r.rc != 1) fail_msg("rigor screen: %d\n%s%s", r.rc, r.out, r.err);
+  json_t *doc = json_loads(r.out, 0, NULL);
+  assert_non_null(doc);
+  json_t *nodes = json_object_get(doc, "nodes");
+  assert_int_equal(json_array_size(nodes), 3);
+  size_t i;
+  json_t *x;
+  json_array_foreach(nodes, i, x) {
+    const char *node = json_string_value(json_object_get(x, "node"));
+    const char *verdict = json_string_value(json_object_get(x, "verdict"));
+    if (strcmp(node, "n2") == 0) {
+      assert_string_equal(verdict, "failed");
+      SL_HAS(json_string_value(json_object_get(x, "reason")), "not screened: sinfo reports it dr");
+    } else if (strcmp(verdict, "same") != 0) {
+      fail_msg("node %s is %s:\n%s", node, verdict, r.out);
+    }
+  }
+  json_decref(doc);
+  sl_result_free(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(the_slow_node_is_named),
+      cmocka_unit_test(a_drained_node_is_listed),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

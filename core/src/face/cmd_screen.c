@@ -96,9 +96,9 @@ out:
 }
 
 /* Each node's results, read back after the job; judged and shown. */
-static int judge(const rigor_command_t *cmd, json_t *nodes, const char *dir, const char *name,
+static int judge(json_t *nodes, const json_t *unusable, const char *dir, const char *name,
                  double threshold, const rigor_writer_t *writer) {
-  size_t n = json_array_size(nodes);
+  size_t n_run = json_array_size(nodes), n = n_run + json_object_size(unusable);
   rigor_screen_input_t *in = calloc(n ? n : 1, sizeof *in);
   rigor_analysis_t **a = calloc(n ? n : 1, sizeof *a);
   char(*why)[9000] = calloc(n ? n : 1, sizeof *why);
@@ -107,7 +107,17 @@ static int judge(const rigor_command_t *cmd, json_t *nodes, const char *dir, con
     fprintf(stderr, "rigor screen: out of memory\n");
     return RIGOR_EXIT_RUN_FAILED;
   }
-  for (size_t i = 0; i < n; i++) {
+  /* Nodes Slurm could not give the job are listed with their state. */
+  const char *key;
+  json_t *state;
+  size_t k = n_run;
+  json_object_foreach((json_t *)unusable, key, state) {
+    in[k].node = key;
+    snprintf(why[k], sizeof why[k], "not screened: sinfo reports it %s", json_string_value(state));
+    in[k].failure = why[k];
+    k++;
+  }
+  for (size_t i = 0; i < n_run; i++) {
     in[i].node = json_string_value(json_array_get(nodes, i));
     char path[8500], log[8500], err[1024];
     snprintf(path, sizeof path, "%s/%s.jsonl", dir, in[i].node);
@@ -140,7 +150,6 @@ static int judge(const rigor_command_t *cmd, json_t *nodes, const char *dir, con
                                           : RIGOR_EXIT_OK;
     rigor_screen_free(&s);
   }
-  (void)cmd;
   for (size_t i = 0; i < n; i++)
     rigor_analysis_free(a[i]);
   free(in), free(a), free(why);
@@ -176,7 +185,7 @@ int rigor_cmd_screen(int argc, char **argv) {
                                options};
   rigor_strings_t files = {0};
   rigor_config_t *cfg = NULL;
-  json_t *nodes = NULL;
+  json_t *nodes = NULL, *unusable = NULL;
   double threshold = 0.05;
   int code = rigor_args_parse(&cmd, argc, argv, &files);
   const rigor_writer_t *writer = code < 0 ? rigor_args_writer(&cmd, format) : NULL;
@@ -229,7 +238,7 @@ int rigor_cmd_screen(int argc, char **argv) {
     goto out_config;
   }
   char err[1024];
-  nodes = strcmp(req.nodes, "all") == 0 ? rigor_slurm_all_nodes(err, sizeof err)
+  nodes = strcmp(req.nodes, "all") == 0 ? rigor_slurm_all_nodes(&unusable, err, sizeof err)
                                         : rigor_slurm_hostnames(req.nodes, err, sizeof err);
   if (!nodes) {
     fprintf(stderr, "rigor screen: --nodes %s: %s\n", req.nodes, err);
@@ -287,9 +296,10 @@ int rigor_cmd_screen(int argc, char **argv) {
     code = RIGOR_EXIT_RUN_FAILED;
     goto out_config;
   }
-  code = judge(&cmd, nodes, dir, e->name, threshold, writer);
+  code = judge(nodes, unusable, dir, e->name, threshold, writer);
 out_config:
   json_decref(nodes);
+  json_decref(unusable);
   rigor_config_free(cfg);
 out_snapshot:
   rigor_snapshot_close();

@@ -101,7 +101,18 @@ json_t *rigor_slurm_hostnames(const char *nodelist, char *err, size_t errlen) {
   return names;
 }
 
-json_t *rigor_slurm_all_nodes(char *err, size_t errlen) {
+/* A state sinfo gives a node that can take a job now: not down, drained, failing, in
+ * maintenance or unknown, and responding (no '*'). */
+static bool usable_state(const char *state) {
+  static const char *const ok[] = {"idle", "mix", "alloc", "comp", NULL};
+  if (strchr(state, '*') || strstr(state, "drain") || strstr(state, "drng")) return false;
+  for (size_t i = 0; ok[i]; i++)
+    if (strncmp(state, ok[i], strlen(ok[i])) == 0) return true;
+  return false;
+}
+
+json_t *rigor_slurm_all_nodes(json_t **unusable, char *err, size_t errlen) {
+  *unusable = json_object();
   char out[65536];
   char *argv[] = {"sinfo", "-h", "-N", "-o", "%N %t", NULL};
   if (capture(argv, out, sizeof out) != 0) {
@@ -118,13 +129,18 @@ json_t *rigor_slurm_all_nodes(char *err, size_t errlen) {
     json_t *v;
     json_array_foreach(idle, i, v) seen = seen || !strcmp(json_string_value(v), name);
     json_array_foreach(rest, i, v) seen = seen || !strcmp(json_string_value(v), name);
-    if (!seen) json_array_append_new(strcmp(state, "idle") == 0 ? idle : rest, json_string(name));
+    seen = seen || json_object_get(*unusable, name);
+    if (seen) continue;
+    if (!usable_state(state))
+      json_object_set_new(*unusable, name, json_string(state));
+    else
+      json_array_append_new(strcmp(state, "idle") == 0 ? idle : rest, json_string(name));
   }
   json_array_extend(idle, rest);
   json_decref(rest);
   if (json_array_size(idle) == 0) {
     json_decref(idle);
-    snprintf(err, errlen, "sinfo lists no node");
+    snprintf(err, errlen, "sinfo lists no node that can run a job now");
     return NULL;
   }
   return idle;

@@ -24,9 +24,11 @@ int rigor_slurm_single_task(char *err, size_t errlen);
  * as a JSON array of strings; NULL with `err` when it cannot be expanded. */
 json_t *rigor_slurm_hostnames(const char *nodelist, char *err, size_t errlen);
 
-/* Every node of the cluster (`sinfo -N`), idle ones first, as a JSON array of names; NULL with
- * `err` when Slurm cannot be asked. */
-json_t *rigor_slurm_all_nodes(char *err, size_t errlen);
+/* Every node of the cluster that can run a job (`sinfo -N`: idle, mixed or allocated, and
+ * responding), idle ones first, as a JSON array of names; the others into *unusable, an object
+ * of name -> state ("down*", "drained"). NULL with `err` when Slurm cannot be asked or no node
+ * can run. */
+json_t *rigor_slurm_all_nodes(json_t **unusable, char *err, size_t errlen);
 
 /* A job's state and reason as `scontrol show job` gives them ("CANCELLED", "TimeLimit");
  * returns 0, or -1 when Slurm no longer knows the job. */
