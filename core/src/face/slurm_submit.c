@@ -70,6 +70,8 @@ int rigor_slurm_run_job(const rigor_slurm_request_t *req, const char *name, cons
   args[n++] = "sbatch";
   args[n++] = "--parsable";
   args[n++] = "--wait";
+  /* Whole nodes: a benchmark shares its node with no other job, and its steps get every CPU. */
+  args[n++] = "--exclusive";
   snprintf(opt[0], sizeof opt[0], "--job-name=%s", name);
   args[n++] = opt[0];
   snprintf(opt[1], sizeof opt[1], "--output=%s", log);

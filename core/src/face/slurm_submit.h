@@ -20,8 +20,8 @@ typedef struct rigor_slurm_request {
 void rigor_slurm_request_defaults(rigor_slurm_request_t *req, const json_t *executor,
                                   char scratch[3][64]);
 
-/* Submits `argv` (NULL-terminated, run in this folder) as one batch job named `name` and waits
- * for it; its output goes to `log` (%j is the job id). Says the job id on stderr as soon as
+/* Submits `argv` (NULL-terminated, run in this folder) as one batch job named `name`, of whole
+ * nodes (--exclusive), and waits for it; its output goes to `log` (%j is the job id). Says the job id on stderr as soon as
  * Slurm gives it. Returns the job's exit code, or -1 with `err` when it could not be
  * submitted. */
 int rigor_slurm_run_job(const rigor_slurm_request_t *req, const char *name, const char *log,
