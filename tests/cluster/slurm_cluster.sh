@@ -20,19 +20,27 @@ missing() {
   exit 0
 }
 
-# Ends one recorded daemon: TERM, then KILL when it will not go. Only pids this script wrote.
-stop_pid() {
-  local file=$1 pid i
-  [ -f "$file" ] || return 0
-  pid=$(cat "$file" 2>/dev/null || true)
-  rm -f "$file"
-  [[ $pid =~ ^[0-9]+$ ]] || return 0
-  kill -TERM "$pid" 2>/dev/null || return 0
-  for i in $(seq 50); do
-    kill -0 "$pid" 2>/dev/null || return 0
+# Ends recorded daemons together (each takes a second or two to go): TERM, then KILL for any
+# that will not. Only pids this script wrote.
+stop_pids() {
+  local file pid pids=() i
+  for file in "$@"; do
+    [ -f "$file" ] || continue
+    pid=$(cat "$file" 2>/dev/null || true)
+    rm -f "$file"
+    [[ $pid =~ ^[0-9]+$ ]] && kill -TERM "$pid" 2>/dev/null && pids+=("$pid")
+  done
+  for i in $(seq 100); do
+    for pid in "${pids[@]}"; do
+      kill -0 "$pid" 2>/dev/null && break
+      pid=""
+    done
+    [ -z "${pid:-}" ] && return 0
     sleep 0.1
   done
-  kill -KILL "$pid" 2>/dev/null || true
+  for pid in "${pids[@]}"; do
+    kill -KILL "$pid" 2>/dev/null || true
+  done
 }
 
 stop() {
@@ -43,11 +51,11 @@ stop() {
   if [ -f "$dir/slurm.conf" ] && [ -f "$dir/slurmctld.pid" ]; then
     SLURM_CONF="$dir/slurm.conf" timeout 10 scancel --full --quiet --user=root >/dev/null 2>&1 || true
   fi
+  local daemons=("$dir/slurmctld.pid" "$dir/munged.pid")
   for n in "${nodes[@]}"; do
-    stop_pid "$dir/slurmd-$n.pid"
+    daemons+=("$dir/slurmd-$n.pid")
   done
-  stop_pid "$dir/slurmctld.pid"
-  stop_pid "$dir/munged.pid"
+  stop_pids "${daemons[@]}"
   case $dir in
   /tmp/rigor-slurm.*) rm -rf "$dir" ;;
   esac
@@ -184,7 +192,7 @@ EOF
     exit 1
   fi
   echo "$SLURM_CONF" >"$state/conf"
-  say "Slurm $(sinfo -V | awk '{print $2}') on $dir: nodes $want idle (slurmctld port $ctld_port)"
+  say "Slurm $(sinfo -V | awk '{print $2}') on $dir: nodes ${want% } idle (slurmctld port $ctld_port)"
 }
 
 case "$action" in
