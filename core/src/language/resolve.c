@@ -214,9 +214,19 @@ typedef struct top {
   const char *output;
 } top_t;
 
+/* `executor` says where the whole file runs: one allocation for all its experiments. */
+static int executor_misplaced(rigor__cfg_t *c, const rigor__node_t *map) {
+  for (size_t i = 0; map && map->kind == RIGOR__MAP && i < map->n; i++)
+    if (strcmp(map->keys[i]->text, "executor") == 0)
+      return rigor__fail(c, map->keys[i],
+                         "'executor' applies to the whole file: put it at the top level");
+  return 0;
+}
+
 static int resolve_experiment(rigor__cfg_t *c, const rigor__node_t *n, const top_t *top,
                               rigor_experiment_t *e) {
-  if (rigor__check_keys(c, n, experiment_keys, "an experiment")) return RIGOR_ECONFIG;
+  if (executor_misplaced(c, n) || rigor__check_keys(c, n, experiment_keys, "an experiment"))
+    return RIGOR_ECONFIG;
   const rigor__node_t *v;
   const char *name = NULL, *description = NULL, *output = top->output;
   if (!(v = rigor__get(n, "name"))) return rigor__fail(c, n, "the experiment needs a 'name'");
@@ -359,7 +369,7 @@ static int multi(rigor__cfg_t *c, const rigor__node_t *root, rigor_config_t *cfg
     return RIGOR_ECONFIG;
   rigor__node_t *defaults = NULL;
   if ((v = rigor__get(root, "defaults")) && !rigor__is_null(v)) {
-    if (rigor__expect(c, v, RIGOR__MAP, "defaults") ||
+    if (rigor__expect(c, v, RIGOR__MAP, "defaults") || executor_misplaced(c, v) ||
         rigor__check_keys(c, v, experiment_keys, "defaults") ||
         rigor__expand_extends(c, v, &defaults))
       return RIGOR_ECONFIG;
