@@ -53,6 +53,12 @@ const char *sl_scratch(const char *test) {
   return scratch;
 }
 
+const char *sl_path(const char *name) {
+  static char path[2048];
+  snprintf(path, sizeof path, "%s/%s", scratch, name);
+  return path;
+}
+
 void sl_write(const char *name, const char *text) {
   char path[2048];
   snprintf(path, sizeof path, "%s/%s", scratch, name);

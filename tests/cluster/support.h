@@ -13,6 +13,8 @@ bool sl_cluster(void);
 /* The test's scratch folder, made empty, and the working folder of sl_rigor. */
 const char *sl_scratch(const char *test);
 void sl_write(const char *name, const char *text);
+/* NAME in the scratch folder (a static buffer, overwritten by the next call). */
+const char *sl_path(const char *name);
 char *sl_read(const char *name); /* "" when missing; the caller frees */
 
 typedef struct sl_result {

@@ -71,6 +71,50 @@ static size_t check_complete(const char *file, size_t n_runs, size_t per_block, 
   return n_nodes;
 }
 
+/* Moves the records of runs from `first` on out of a results file into a part of their own
+ * (headed by the experiment record, as a step writes it). */
+/* The Slurm job that ran run k (a static buffer). */
+static const char *job_of_run(const char *file, json_int_t k) {
+  static char job[64];
+  json_t *runs = sl_records(file, "run");
+  size_t i;
+  json_t *run;
+  job[0] = '\0';
+  json_array_foreach(runs, i, run) {
+    if (json_integer_value(json_object_get(run, "run")) != k) continue;
+    const char *id = json_string_value(json_object_get(json_object_get(run, "slurm"), "job_id"));
+    snprintf(job, sizeof job, "%s", id ? id : "");
+  }
+  json_decref(runs);
+  assert_true(job[0]);
+  return job;
+}
+
+static void split_last_block(const char *file, json_int_t first, const char *part) {
+  assert_int_equal(sl_sh("mkdir -p \"$(dirname %s)\"", part), 0);
+  char *text = sl_read(file);
+  char keep_path[2048], part_path[2048];
+  snprintf(keep_path, sizeof keep_path, "%s", sl_path(file));
+  snprintf(part_path, sizeof part_path, "%s", sl_path(part));
+  FILE *keep = fopen(keep_path, "w"), *moved = fopen(part_path, "w");
+  assert_non_null(keep);
+  assert_non_null(moved);
+  for (char *save = NULL, *line = strtok_r(text, "\n", &save); line;
+       line = strtok_r(NULL, "\n", &save)) {
+    json_t *rec = json_loads(line, 0, NULL);
+    const char *type = json_string_value(json_object_get(rec, "type"));
+    json_int_t k = json_integer_value(json_object_get(rec, "run"));
+    bool experiment = type && strcmp(type, "experiment") == 0;
+    bool late = type && (!strcmp(type, "run") || !strcmp(type, "sample")) && k >= first;
+    if (!late) fprintf(keep, "%s\n", line);
+    if (experiment || late) fprintf(moved, "%s\n", line);
+    json_decref(rec);
+  }
+  fclose(keep);
+  fclose(moved);
+  free(text);
+}
+
 static void blocks_run_whole_on_each_node(void **state) {
   (void)state;
   SL_REQUIRE_CLUSTER();
@@ -104,6 +148,21 @@ static void blocks_run_whole_on_each_node(void **state) {
   char *after = sl_read("c.jsonl");
   assert_string_equal(before, after);
   free(before), free(after);
+  /* A step's part left by a driver that died before merging it: the next driver merges it
+   * first and runs none of its runs again. The last block's records move to a part. */
+  char job_before[64];
+  snprintf(job_before, sizeof job_before, "%s", job_of_run("c.jsonl", 9));
+  split_last_block("c.jsonl", 9, "c.jsonl.steps/camp.b3.jsonl");
+  r = sl_rigor("run c.yaml --slurm --resume --no-report");
+  if (r.rc != 0) fail_msg("rigor run --slurm --resume: %d\n%s%s", r.rc, r.out, r.err);
+  sl_result_free(&r);
+  assert_int_equal(check_complete("c.jsonl", 12, 3, 3), 2);
+  assert_int_equal(sl_sh("cat c.jsonl.slurm-*.log >all.log"), 0);
+  char *log = sl_read("all.log");
+  SL_HAS(log, "3 finished runs of a step recovered");
+  free(log);
+  /* Recovered, not run again: run 9 is still the first job's. */
+  assert_string_equal(job_of_run("c.jsonl", 9), job_before);
   /* The flags override the file's executor; the file refuses what it does not know. */
   sl_write("bad.yaml", "schema: 1\nname: bad\nplugin: null\noutput: bad.jsonl\n"
                        "executor: {slurm: {nodes: 2, partitoin: debug}}\n");
