@@ -163,6 +163,14 @@ static void blocks_run_whole_on_each_node(void **state) {
   free(log);
   /* Recovered, not run again: run 9 is still the first job's. */
   assert_string_equal(job_of_run("c.jsonl", 9), job_before);
+  /* A command the user did not allow is refused before anything is submitted. */
+  sl_write("cmd.yaml", "schema: 1\nname: cmd\nplugin: exec\nparams: {command: [true]}\n"
+                       "output: cmd.jsonl\n");
+  r = sl_rigor("run cmd.yaml --slurm --nodes 1");
+  assert_int_equal(r.rc, 2);
+  SL_HAS(r.err, "nothing was submitted: rerun with --allow-commands");
+  assert_null(strstr(r.err, "submitted Slurm job"));
+  sl_result_free(&r);
   /* The flags override the file's executor; the file refuses what it does not know. */
   sl_write("bad.yaml", "schema: 1\nname: bad\nplugin: null\noutput: bad.jsonl\n"
                        "executor: {slurm: {nodes: 2, partitoin: debug}}\n");

@@ -298,7 +298,17 @@ int rigor_cmd_run(int argc, char **argv) {
   ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
   self[n > 0 ? n : 0] = '\0';
   if (slurm) {
-    /* A file rigor would refuse to touch is refused before anything is submitted. */
+    /* What the driver would refuse is refused before anything is submitted: commands the
+     * user did not allow, and a file rigor would not touch. */
+    for (uint32_t i = 0; i < cfg->n_experiments && !ropts.allow_commands; i++)
+      if (cfg->experiments[i].runs_commands) {
+        fprintf(stderr,
+                "rigor run: experiment '%s' would execute external commands (see `rigor plan`); "
+                "nothing was submitted: rerun with --allow-commands to permit them\n",
+                cfg->experiments[i].name);
+        code = RIGOR_EXIT_USAGE;
+        goto out_config;
+      }
     for (uint32_t i = 0; i < cfg->n_experiments && !ropts.resume && !ropts.force; i++)
       if (access(cfg->experiments[i].output, F_OK) == 0) {
         fprintf(stderr,
