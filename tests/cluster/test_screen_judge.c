@@ -17,6 +17,7 @@
 #include "screen.h"
 #include "screen_doc.h"
 #include "support.h"
+#include "writers.h"
 
 static void run_node(const char *node, const char *seconds) {
   char yaml[1024];
@@ -86,6 +87,14 @@ static void slow_same_and_failed(void **state) {
   for (size_t i = 0; i < doc->n_parts; i++)
     sentence = sentence || (doc->parts[i].text && strstr(doc->parts[i].text, "n2 is slow"));
   assert_true(sentence);
+  /* Every format shows it. */
+  for (const rigor_writer_t *w = rigor_writers; w->name; w++) {
+    FILE *out = tmpfile();
+    assert_non_null(out);
+    if (w->write(doc, out) != 0) fail_msg("the %s writer failed", w->name);
+    assert_true(ftell(out) > 0);
+    fclose(out);
+  }
   rigor_doc_free(doc);
   rigor_screen_free(&s);
   for (int i = 0; i < 3; i++)
