@@ -123,7 +123,8 @@ start() {
   ctld_port=$(free_port)
   cat >"$dir/slurm.conf" <<EOF
 ClusterName=rigortest
-SlurmctldHost=$host
+# By address too: in a container the host's name need not resolve.
+SlurmctldHost=$host(127.0.0.1)
 SlurmctldPort=$ctld_port
 SlurmUser=root
 SlurmdUser=root
