@@ -23,14 +23,14 @@ missing() {
 # Ends recorded daemons together (each takes a second or two to go): TERM, then KILL for any
 # that will not. Only pids this script wrote.
 stop_pids() {
-  local file pid pids=() i
+  local file pid pids=()
   for file in "$@"; do
     [ -f "$file" ] || continue
     pid=$(cat "$file" 2>/dev/null || true)
     rm -f "$file"
     [[ $pid =~ ^[0-9]+$ ]] && kill -TERM "$pid" 2>/dev/null && pids+=("$pid")
   done
-  for i in $(seq 100); do
+  for _ in $(seq 100); do
     for pid in "${pids[@]}"; do
       kill -0 "$pid" 2>/dev/null && break
       pid=""
@@ -78,8 +78,8 @@ free_port() {
 
 # Waits for a pid file to name a live process.
 wait_pid() {
-  local file=$1 what=$2 log=$3 i
-  for i in $(seq 100); do
+  local file=$1 what=$2 log=$3
+  for _ in $(seq 100); do
     if [ -s "$file" ] && kill -0 "$(cat "$file")" 2>/dev/null; then return 0; fi
     sleep 0.1
   done
@@ -179,9 +179,9 @@ EOF
     wait_pid "$dir/slurmd-$n.pid" "slurmd -N $n" "$dir/slurmd-$n.log"
   done
 
-  local i idle="" want
+  local idle="" want
   want=$(printf '%s ' "${nodes[@]}")
-  for i in $(seq 120); do
+  for _ in $(seq 120); do
     idle=$(sinfo -h -N -t idle -o %N 2>/dev/null | sort -u | tr '\n' ' ')
     [ "$idle" = "$want" ] && break
     sleep 0.5
@@ -199,6 +199,7 @@ EOF
 case "$action" in
 start)
   # Whatever fails half way stops what did start.
+  # shellcheck disable=SC2154 # rc is the trap's own
   trap 'rc=$?; [ $rc -eq 0 ] || stop; exit $rc' EXIT
   start
   ;;
