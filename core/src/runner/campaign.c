@@ -130,7 +130,8 @@ static size_t merge_part(runner_t *r, rigor_resume_t *rs, const char *path, cons
   return merged;
 }
 
-/* The parts a driver that died left behind: their finished runs enter the file, then they go. */
+/* The parts a driver that died left behind: their finished runs enter a resumed file, then they
+ * go; a new or replaced file (--force) starts over without them. */
 static void salvage(runner_t *r, rigor_resume_t *rs, const char *dir, uint32_t *done) {
   DIR *d = opendir(dir);
   if (!d) return;
@@ -144,7 +145,7 @@ static void salvage(runner_t *r, rigor_resume_t *rs, const char *dir, uint32_t *
       continue;
     char path[PATH_MAX + 256];
     snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-    size_t n = merge_part(r, rs, path, NULL, 0, done);
+    size_t n = rs->have_experiment ? merge_part(r, rs, path, NULL, 0, done) : 0;
     if (n) fprintf(stderr, "rigor: %s: %zu finished runs of a step recovered\n", path, n);
     unlink(path);
   }
