@@ -1,7 +1,8 @@
 /* `--slurm` on the command line: the allocation a campaign (rigor run) or a screen (rigor
  * screen) asks for, from the file's `executor.slurm` and the flags that override it; the batch
- * job that runs rigor's own driver inside it (sbatch --wait); and the arguments a driver
- * forwards to what it starts. sbatch and srun are rigor's own commands here, not a user's. */
+ * job that runs rigor's own driver inside it (sbatch, then scontrol until it ends); and the
+ * arguments a driver forwards to what it starts. sbatch and srun are rigor's own commands here, not
+ * a user's. */
 #ifndef RIGOR_SLURM_SUBMIT_H
 #define RIGOR_SLURM_SUBMIT_H
 
@@ -21,9 +22,9 @@ void rigor_slurm_request_defaults(rigor_slurm_request_t *req, const json_t *exec
                                   char scratch[3][64]);
 
 /* Submits `argv` (NULL-terminated, run in this folder) as one batch job named `name`, of whole
- * nodes (--exclusive), and waits for it; its output goes to `log` (%j is the job id). Says the job id on stderr as soon as
- * Slurm gives it. Returns the job's exit code, or -1 with `err` when it could not be
- * submitted. */
+ * nodes (--exclusive), and waits for it to end (asking scontrol every half second); its output goes
+ * to `log` (%j is the job id). Says the job id on stderr as soon as Slurm gives it. Returns the
+ * job's exit code, or -1 with `err` when it could not be submitted. */
 int rigor_slurm_run_job(const rigor_slurm_request_t *req, const char *name, const char *log,
                         char *const *argv, char *err, size_t errlen);
 

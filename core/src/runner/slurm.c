@@ -159,14 +159,34 @@ static void field(const char *text, const char *key, char *out, size_t len) {
   }
 }
 
-int rigor_slurm_job_state(const char *job_id, char *state, size_t state_len, char *reason,
-                          size_t reason_len) {
-  char out[16384];
+int rigor_slurm_job_info(const char *job_id, char *state, size_t state_len, char *reason,
+                         size_t reason_len, int *exit_code) {
+  char out[16384], code[64];
   char *argv[] = {"scontrol", "-o", "show", "job", (char *)job_id, NULL};
   if (!job_id || capture(argv, out, sizeof out) != 0) return -1;
   field(out, "JobState", state, state_len);
   field(out, "Reason", reason, reason_len);
+  field(out, "ExitCode", code, sizeof code); /* "STATUS:SIGNAL" */
+  if (exit_code) {
+    int status = 0, sig = 0;
+    sscanf(code, "%d:%d", &status, &sig);
+    *exit_code = sig ? 128 + sig : status;
+  }
   return state[0] ? 0 : -1;
+}
+
+int rigor_slurm_job_state(const char *job_id, char *state, size_t state_len, char *reason,
+                          size_t reason_len) {
+  return rigor_slurm_job_info(job_id, state, state_len, reason, reason_len, NULL);
+}
+
+bool rigor_slurm_job_ended(const char *state) {
+  static const char *const going[] = {"PENDING",   "CONFIGURING",   "RUNNING",      "COMPLETING",
+                                      "SUSPENDED", "REQUEUED",      "RESIZING",     "STAGE_OUT",
+                                      "SIGNALING", "RESV_DEL_HOLD", "REQUEUE_HOLD", NULL};
+  for (size_t i = 0; going[i]; i++)
+    if (strncmp(state, going[i], strlen(going[i])) == 0) return false;
+  return true;
 }
 
 /* Slurm's end states that are no fault of the run, and what they mean. */

@@ -34,6 +34,12 @@ json_t *rigor_slurm_all_nodes(json_t **unusable, char *err, size_t errlen);
  * returns 0, or -1 when Slurm no longer knows the job. */
 int rigor_slurm_job_state(const char *job_id, char *state, size_t state_len, char *reason,
                           size_t reason_len);
+/* The same and, where exit_code is not NULL, the batch script's exit code (128 + the signal
+ * that ended it). */
+int rigor_slurm_job_info(const char *job_id, char *state, size_t state_len, char *reason,
+                         size_t reason_len, int *exit_code);
+/* Whether a job in this state has ended (COMPLETED, FAILED, CANCELLED, TIMEOUT...). */
+bool rigor_slurm_job_ended(const char *state);
 
 /* A run whose process did not end on its own, under Slurm: when its job ended in one of Slurm's
  * end states (a time limit, a node failure, a cancellation, a preemption), the run is
