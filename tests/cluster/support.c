@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -84,6 +85,22 @@ int sl_sh(const char *fmt, ...) {
   snprintf(cmd, sizeof cmd, "cd '%s' && %s", scratch, text);
   int status = system(cmd);
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+void sl_wait(double seconds, const char *fmt, ...) {
+  char text[4096];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(text, sizeof text, fmt, ap);
+  va_end(ap);
+  for (int i = 0; i < (int)(seconds * 10); i++) {
+    if (sl_sh("%s", text) == 0) return;
+    usleep(100000);
+  }
+  sl_sh("echo '--- squeue'; squeue -a; echo '--- sinfo'; sinfo -N; echo '--- slurmctld'; "
+        "tail -n 15 \"$(dirname \"$SLURM_CONF\")/slurmctld.log\"; echo '--- rigor'; "
+        "tail -n 15 err.txt 2>/dev/null");
+  fail_msg("waited %g s in vain for: %s", seconds, text);
 }
 
 sl_result_t sl_rigor(const char *fmt, ...) {

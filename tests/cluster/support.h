@@ -27,6 +27,11 @@ void sl_result_free(sl_result_t *r);
 /* Runs shell text in the scratch folder; its exit status. */
 int sl_sh(const char *fmt, ...);
 
+/* Waits for shell text to succeed, polling every 0.1 s for up to `seconds`; on a timeout prints
+ * what Slurm shows (queue, nodes, the controller's last lines) and what rigor said (err.txt)
+ * and fails the test. */
+void sl_wait(double seconds, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* The records of a results file of the scratch folder, of one type ("run", "sample"...). */
 json_t *sl_records(const char *name, const char *type);
 

@@ -199,13 +199,9 @@ static void a_cancelled_campaign_resumes(void **state) {
                          RIGOR_EXE),
                    0);
   /* Cancel the job once a few runs are in the file and more are under way. */
-  assert_int_equal(sl_sh("for i in $(seq 600); do n=$(grep -c '\"type\":\"run\"' k.jsonl "
-                         "2>/dev/null); [ \"${n:-0}\" -ge 4 ] && break; sleep 0.1; done; "
-                         "j=$(squeue -h -n rigor-killme -o %%i); [ -n \"$j\" ] && scancel $j"),
-                   0);
-  assert_int_equal(sl_sh("for i in $(seq 600); do [ -s rc.txt ] && exit 0; sleep 0.1; done; "
-                         "exit 1"),
-                   0);
+  sl_wait(120, "n=$(grep -c '\"type\":\"run\"' k.jsonl 2>/dev/null); [ \"${n:-0}\" -ge 4 ]");
+  assert_int_equal(sl_sh("j=$(squeue -h -n rigor-killme -o %%i); [ -n \"$j\" ] && scancel $j"), 0);
+  sl_wait(120, "test -s rc.txt");
   json_t *runs = sl_records("k.jsonl", "run");
   size_t first = json_array_size(runs);
   json_decref(runs);
