@@ -8,7 +8,7 @@ set(RIGOR_TEST_OUTPUT_DIR ${CMAKE_BINARY_DIR}/tests)
 function(rigor_add_test name)
   cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;LIBS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
-  target_link_libraries(${name} PRIVATE PkgConfig::CMOCKA ${ARG_LIBS})
+  target_link_libraries(${name} PRIVATE PkgConfig::CMOCKA rigor_test_files ${ARG_LIBS})
   target_compile_options(${name} PRIVATE -Werror=implicit-function-declaration)
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/core/include ${PROJECT_SOURCE_DIR}/tests/common)
   target_compile_definitions(${name} PRIVATE
@@ -30,3 +30,10 @@ add_library(rigor_test_host STATIC ${PROJECT_SOURCE_DIR}/tests/common/test_host.
 target_include_directories(rigor_test_host PUBLIC ${PROJECT_SOURCE_DIR}/core/include ${PROJECT_SOURCE_DIR}/tests/common)
 target_link_libraries(rigor_test_host PUBLIC ${CMAKE_DL_LIBS})
 target_compile_definitions(rigor_test_host PRIVATE _GNU_SOURCE)
+
+# What many tests do with files and the rigor binary (tests/common/test_files.h); every test
+# made by rigor_add_test links it.
+add_library(rigor_test_files STATIC ${PROJECT_SOURCE_DIR}/tests/common/test_files.c)
+target_include_directories(rigor_test_files PUBLIC ${PROJECT_SOURCE_DIR}/tests/common)
+target_compile_definitions(rigor_test_files PRIVATE RIGOR_EXE="${RIGOR_BIN_DIR}/rigor"
+  _GNU_SOURCE)

@@ -48,7 +48,8 @@ static bool same_sample(const rigor_sample_t *a, const rigor_sample_t *b) {
       a->has_iterations != b->has_iterations || a->n_metrics != b->n_metrics ||
       a->n_raw != b->n_raw)
     return false;
-  if (!same_string(a->experiment, b->experiment) || !same_string(a->status, b->status) ||
+  if (a->status != b->status) return false;
+  if (!same_string(a->experiment, b->experiment) ||
       !same_string(a->window, b->window) || !same_string(a->point_label, b->point_label))
     return false;
   for (size_t m = 0; m < a->n_metrics; m++)

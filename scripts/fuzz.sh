@@ -7,11 +7,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 build="${RIGOR_FUZZ_BUILD_DIR:-build-fuzz}"
-all="fuzz_config fuzz_results fuzz_analysis fuzz_vf_line"
+all="fuzz_config fuzz_results fuzz_analysis fuzz_store_import fuzz_vf_line"
 harnesses="${FUZZ_ONLY:-$all}"
 
 cmake -S . -B "$build" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DRIGOR_FUZZ=ON \
-  -DRIGOR_PLUGINS=pto_vf \
+  "-DRIGOR_PLUGINS=pto_vf;stream;exec" \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 # shellcheck disable=SC2086
 cmake --build "$build" -j"$(nproc)" --target $harnesses >/dev/null
@@ -22,7 +22,7 @@ seeds() {
   local dirs
   case "$1" in
   fuzz_config) dirs=$(existing configs tests/config) ;;
-  fuzz_results | fuzz_analysis) dirs=$(existing tests/badinput/results) ;;
+  fuzz_results | fuzz_analysis | fuzz_store_import) dirs=$(existing tests/badinput/results tests/golden) ;;
   fuzz_vf_line) dirs=$(existing plugins/pto_vf/tests/data tests/badinput/traces) ;;
   esac
   # shellcheck disable=SC2086

@@ -7,14 +7,10 @@
 #define STREAM_T       double
 #define STREAM_NAME(k) plain_double_##k
 #include "stream_kernels_template.h"
-#undef STREAM_T
-#undef STREAM_NAME
 
 #define STREAM_T       float
 #define STREAM_NAME(k) plain_float_##k
 #include "stream_kernels_template.h"
-#undef STREAM_T
-#undef STREAM_NAME
 
 const stream_kernel_fn *stream_kernels_plain(stream_dtype_t dtype) {
   return dtype == STREAM_FLOAT ? plain_float_table : plain_double_table;

@@ -27,15 +27,6 @@ static size_t stream_nt_head(const void *p, size_t n, size_t vector, size_t elem
 #define NT_SET1    _mm512_set1_pd
 #define NT_NAME(k) nt_avx512_double_##k
 #include "stream_kernels_nt_template.h"
-#undef NT_T
-#undef NT_V
-#undef NT_W
-#undef NT_LOADU
-#undef NT_STREAM
-#undef NT_ADD
-#undef NT_MUL
-#undef NT_SET1
-#undef NT_NAME
 
 #define NT_T       float
 #define NT_V       __m512
@@ -48,15 +39,6 @@ static size_t stream_nt_head(const void *p, size_t n, size_t vector, size_t elem
 #define NT_NAME(k) nt_avx512_float_##k
 #include "stream_kernels_nt_template.h"
 #undef NT_TARGET
-#undef NT_T
-#undef NT_V
-#undef NT_W
-#undef NT_LOADU
-#undef NT_STREAM
-#undef NT_ADD
-#undef NT_MUL
-#undef NT_SET1
-#undef NT_NAME
 
 #define NT_TARGET  __attribute__((target("avx")))
 #define NT_T       double
@@ -69,15 +51,6 @@ static size_t stream_nt_head(const void *p, size_t n, size_t vector, size_t elem
 #define NT_SET1    _mm256_set1_pd
 #define NT_NAME(k) nt_avx_double_##k
 #include "stream_kernels_nt_template.h"
-#undef NT_T
-#undef NT_V
-#undef NT_W
-#undef NT_LOADU
-#undef NT_STREAM
-#undef NT_ADD
-#undef NT_MUL
-#undef NT_SET1
-#undef NT_NAME
 
 #define NT_T       float
 #define NT_V       __m256
@@ -90,15 +63,6 @@ static size_t stream_nt_head(const void *p, size_t n, size_t vector, size_t elem
 #define NT_NAME(k) nt_avx_float_##k
 #include "stream_kernels_nt_template.h"
 #undef NT_TARGET
-#undef NT_T
-#undef NT_V
-#undef NT_W
-#undef NT_LOADU
-#undef NT_STREAM
-#undef NT_ADD
-#undef NT_MUL
-#undef NT_SET1
-#undef NT_NAME
 
 #define NT_TARGET  __attribute__((target("sse2")))
 #define NT_T       double
@@ -111,15 +75,6 @@ static size_t stream_nt_head(const void *p, size_t n, size_t vector, size_t elem
 #define NT_SET1    _mm_set1_pd
 #define NT_NAME(k) nt_sse2_double_##k
 #include "stream_kernels_nt_template.h"
-#undef NT_T
-#undef NT_V
-#undef NT_W
-#undef NT_LOADU
-#undef NT_STREAM
-#undef NT_ADD
-#undef NT_MUL
-#undef NT_SET1
-#undef NT_NAME
 
 #define NT_T       float
 #define NT_V       __m128

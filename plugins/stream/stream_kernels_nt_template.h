@@ -1,6 +1,7 @@
 /* Streaming-store kernels for one element type and one vector width. stream_kernels_nt.c includes
  * this once per (ISA, dtype) with NT_T, NT_V (vector type), NT_W (lanes), NT_LOADU, NT_STREAM,
- * NT_ADD, NT_MUL, NT_SET1, NT_TARGET and NT_NAME(k) defined.
+ * NT_ADD, NT_MUL, NT_SET1, NT_TARGET and NT_NAME(k) defined, and undefines all but NT_TARGET
+ * (which the caller keeps for the ISA's other dtype) at its end.
  *
  * Streaming stores need an aligned destination: a short serial head runs up to the first aligned
  * element of the stored array, the parallel loop covers whole vectors, and a serial tail the
@@ -158,3 +159,13 @@ static const stream_kernel_fn NT_NAME(table)[STREAM_N_KERNELS] = {
     [STREAM_ADD] = NT_NAME(add),   [STREAM_TRIAD] = NT_NAME(triad),
     [STREAM_DOT] = NULL,           [STREAM_NSTREAM] = NT_NAME(nstream),
 };
+
+#undef NT_T
+#undef NT_V
+#undef NT_W
+#undef NT_LOADU
+#undef NT_STREAM
+#undef NT_ADD
+#undef NT_MUL
+#undef NT_SET1
+#undef NT_NAME

@@ -1,5 +1,6 @@
 /* The plain kernels for one element type. stream_kernels.c includes this once per dtype with
- * STREAM_T (the element type) and STREAM_NAME(k) (the function name for kernel k) defined. */
+ * STREAM_T (the element type) and STREAM_NAME(k) (the function name for kernel k) defined, and
+ * undefines both at its end. */
 
 static void STREAM_NAME(first_touch)(const stream_job_t *job) {
   STREAM_T *restrict a = job->a;
@@ -154,3 +155,6 @@ static const stream_kernel_fn STREAM_NAME(table)[STREAM_N_KERNELS] = {
     [STREAM_ADD] = STREAM_NAME(add),   [STREAM_TRIAD] = STREAM_NAME(triad),
     [STREAM_DOT] = STREAM_NAME(dot),   [STREAM_NSTREAM] = STREAM_NAME(nstream),
 };
+
+#undef STREAM_T
+#undef STREAM_NAME

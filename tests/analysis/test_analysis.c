@@ -12,6 +12,7 @@
 
 #include "analysis.h"
 #include "fixture.h"
+#include "test_files.h"
 #include "rigor/plugin.h"
 
 #define DIR RIGOR_BINARY_DIR "/tests/analysis-data"
@@ -21,24 +22,6 @@
     double a_ = (a), b_ = (b);                                                                     \
     if (!(fabs(a_ - b_) <= (eps))) fail_msg("%s = %.10g, expected %.10g", #a, a_, b_);             \
   } while (0)
-
-/* Runs the rigor binary; returns its exit status, with stdout and stderr in *out. */
-static int run_rigor(const char *args, char **out) {
-  char cmd[2048];
-  snprintf(cmd, sizeof cmd, "%s %s 2>&1", RIGOR_EXE, args);
-  FILE *p = popen(cmd, "r");
-  assert_non_null(p);
-  size_t cap = 1 << 16, n = 0, got;
-  char *buf = malloc(cap);
-  while ((got = fread(buf + n, 1, cap - n - 1, p)) > 0) {
-    n += got;
-    if (cap - n < 4096) buf = realloc(buf, cap *= 2);
-  }
-  buf[n] = '\0';
-  int status = pclose(p);
-  *out = buf;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
 
 static int setup(void **state) {
   (void)state;
@@ -140,7 +123,7 @@ static void test_design_effects(void **state) {
   assert_near(d->treatment_spread, 0.01, 0.005);
   rigor_analysis_free(a);
   char *out;
-  assert_int_equal(run_rigor("report " DIR "/design.jsonl", &out), 0);
+  assert_int_equal(test_rigor("report " DIR "/design.jsonl", &out), 0);
   assert_non_null(strstr(out, "design effects"));
   assert_non_null(strstr(out, "the position effect (spread"));
   free(out);
@@ -153,20 +136,20 @@ static void test_report_formats(void **state) {
   s.failed_run = 3;
   fx_write(DIR "/fmt.jsonl", &s);
   char *out;
-  assert_int_equal(run_rigor("report " DIR "/fmt.jsonl", &out), 0);
+  assert_int_equal(test_rigor("report " DIR "/fmt.jsonl", &out), 0);
   assert_non_null(strstr(out, "experiment exp"));
   assert_non_null(strstr(out, "stable"));
   assert_non_null(strstr(out, "run 3: crashed: SIGSEGV"));
   assert_non_null(strstr(out, "low_clock x1"));
   free(out);
-  assert_int_equal(run_rigor("report --format md " DIR "/fmt.jsonl", &out), 0);
+  assert_int_equal(test_rigor("report --format md " DIR "/fmt.jsonl", &out), 0);
   assert_non_null(strstr(out, "| timing.warmup | bytes | n | median (µs) |"));
   free(out);
-  assert_int_equal(run_rigor("report --format csv --by point " DIR "/fmt.jsonl", &out), 0);
+  assert_int_equal(test_rigor("report --format csv --by point " DIR "/fmt.jsonl", &out), 0);
   assert_non_null(strstr(out, "experiment,timing.warmup,bytes,n,median_s,p95_s,p99_s"));
   assert_non_null(strstr(out, "exp,0,1024,15,")); /* run 3 (variant 0) crashed */
   free(out);
-  assert_int_equal(run_rigor("report --format json -o " DIR "/fmt.json " DIR "/fmt.jsonl", &out),
+  assert_int_equal(test_rigor("report --format json -o " DIR "/fmt.json " DIR "/fmt.jsonl", &out),
                    0);
   free(out);
   json_error_t jerr;
@@ -185,10 +168,10 @@ static void test_report_formats(void **state) {
   assert_int_equal(json_integer_value(json_object_get(json_object_get(row, "time_s"), "n")), 15);
   assert_string_equal(json_string_value(json_object_get(row, "verdict")), "stable");
   json_decref(doc);
-  assert_int_equal(run_rigor("report --format xml " DIR "/fmt.jsonl", &out), 2);
+  assert_int_equal(test_rigor("report --format xml " DIR "/fmt.jsonl", &out), 2);
   assert_non_null(strstr(out, "--format takes text, md, csv, json or html, not 'xml'"));
   free(out);
-  assert_int_equal(run_rigor("report " DIR "/nope.jsonl", &out), 2);
+  assert_int_equal(test_rigor("report " DIR "/nope.jsonl", &out), 2);
   assert_non_null(strstr(out, "nope.jsonl: cannot open results file: No such file"));
   free(out);
 }
@@ -209,21 +192,21 @@ static void test_compare_self_and_planted(void **state) {
   (void)state;
   write_pair(DIR "/base.jsonl", DIR "/cand.jsonl", 0.05, 7);
   char *out;
-  assert_int_equal(run_rigor("compare " DIR "/base.jsonl " DIR "/base.jsonl", &out), 0);
+  assert_int_equal(test_rigor("compare " DIR "/base.jsonl " DIR "/base.jsonl", &out), 0);
   assert_non_null(strstr(out, "2 rows: "));
   assert_null(strstr(out, "REGRESSION"));
   free(out);
   /* A file against itself claims no direction. */
-  assert_int_equal(run_rigor("compare --format json " DIR "/base.jsonl " DIR "/base.jsonl", &out),
+  assert_int_equal(test_rigor("compare --format json " DIR "/base.jsonl " DIR "/base.jsonl", &out),
                    0);
   assert_null(strstr(out, "\"slower\""));
   assert_null(strstr(out, "\"faster\""));
   free(out);
   /* Both files come from one synthetic session: no allowance for the variation between
    * sessions (test_verdicts covers it). */
-  assert_int_equal(run_rigor("compare --session-noise 0 --format json " DIR "/base.jsonl " DIR
-                             "/cand.jsonl",
-                             &out),
+  assert_int_equal(test_rigor("compare --session-noise 0 --format json " DIR "/base.jsonl " DIR
+                              "/cand.jsonl",
+                              &out),
                    4);
   json_error_t jerr;
   json_t *doc = json_loads(out, 0, &jerr);
@@ -242,12 +225,12 @@ static void test_compare_self_and_planted(void **state) {
   assert_true(json_is_true(json_object_get(doc, "regression")));
   json_decref(doc);
   assert_int_equal(
-      run_rigor("compare --session-noise 0 " DIR "/cand.jsonl " DIR "/base.jsonl", &out), 0);
+      test_rigor("compare --session-noise 0 " DIR "/cand.jsonl " DIR "/base.jsonl", &out), 0);
   assert_non_null(strstr(out, "faster"));
   free(out);
-  assert_int_equal(run_rigor("compare --session-noise 0 --threshold 10% " DIR "/base.jsonl " DIR
-                             "/cand.jsonl",
-                             &out),
+  assert_int_equal(test_rigor("compare --session-noise 0 --threshold 10% " DIR "/base.jsonl " DIR
+                              "/cand.jsonl",
+                              &out),
                    0);
   assert_non_null(strstr(out, "within the 10.00% threshold"));
   free(out);
@@ -260,7 +243,7 @@ static void test_compare_aa_false_positives(void **state) {
   for (uint64_t k = 0; k < 20; k++) {
     write_pair(DIR "/aa_base.jsonl", DIR "/aa_cand.jsonl", 0, 100 + k);
     char *out;
-    int rc = run_rigor("compare --format json " DIR "/aa_base.jsonl " DIR "/aa_cand.jsonl", &out);
+    int rc = test_rigor("compare --format json " DIR "/aa_base.jsonl " DIR "/aa_cand.jsonl", &out);
     false_positives += rc != 0 || strstr(out, "\"faster\"") != NULL;
     free(out);
   }
@@ -278,29 +261,29 @@ static void test_compare_identity_invalid_unstable(void **state) {
   s.seed = 2;
   fx_write(DIR "/id_cand.jsonl", &s);
   char *out;
-  assert_int_equal(run_rigor("compare " DIR "/id_base.jsonl " DIR "/id_cand.jsonl", &out), 0);
+  assert_int_equal(test_rigor("compare " DIR "/id_base.jsonl " DIR "/id_cand.jsonl", &out), 0);
   assert_non_null(strstr(out, "identity.cpu.model: \"Test CPU 9000\" -> \"Other CPU 1\""));
   assert_non_null(strstr(out, "incomparable"));
   assert_non_null(strstr(out, "plugin version 1.0 -> 2.0"));
   assert_null(strstr(out, "hostname")); /* volatile members are not identity differences */
   free(out);
-  assert_int_equal(run_rigor("compare --ignore-identity identity.cpu " DIR "/id_base.jsonl " DIR
-                             "/id_cand.jsonl",
-                             &out),
+  assert_int_equal(test_rigor("compare --ignore-identity identity.cpu " DIR "/id_base.jsonl " DIR
+                              "/id_cand.jsonl",
+                              &out),
                    0);
   assert_null(strstr(out, "incomparable"));
   free(out);
   fx_defaults(&s);
   s.wrong_run = 1;
   fx_write(DIR "/wrong.jsonl", &s);
-  assert_int_equal(run_rigor("compare " DIR "/id_base.jsonl " DIR "/wrong.jsonl", &out), 0);
+  assert_int_equal(test_rigor("compare " DIR "/id_base.jsonl " DIR "/wrong.jsonl", &out), 0);
   assert_non_null(strstr(out, "CAND: correctness failed in 5 samples"));
   free(out);
   fx_defaults(&s);
   s.cv = 0.2;
   fx_write(DIR "/noisy.jsonl", &s);
   /* A side over its gate does not hide the comparison: its interval carries the noise. */
-  assert_int_equal(run_rigor("compare " DIR "/id_base.jsonl " DIR "/noisy.jsonl", &out), 0);
+  assert_int_equal(test_rigor("compare " DIR "/id_base.jsonl " DIR "/noisy.jsonl", &out), 0);
   assert_null(strstr(out, "unstable"));
   assert_null(strstr(out, "withheld"));
   assert_non_null(strstr(out, "inconclusive"));
@@ -325,9 +308,9 @@ static void test_rounds(void **state) {
   s.metric_value = 900;
   fx_write(DIR "/r4.jsonl", &s);
   char *out;
-  assert_int_equal(run_rigor("rounds --metric vf_total_cycles --format json " DIR "/r1.jsonl " DIR
-                             "/r2.jsonl " DIR "/r3.jsonl " DIR "/r4.jsonl",
-                             &out),
+  assert_int_equal(test_rigor("rounds --metric vf_total_cycles --format json " DIR "/r1.jsonl " DIR
+                              "/r2.jsonl " DIR "/r3.jsonl " DIR "/r4.jsonl",
+                              &out),
                    0);
   json_error_t jerr;
   json_t *doc = json_loads(out, 0, &jerr);
@@ -346,7 +329,7 @@ static void test_rounds(void **state) {
   assert_int_equal(json_integer_value(json_object_get(r4, "best_round")), 2);
   json_decref(doc);
   /* A file that cannot be read is refused, not taken for an invalid round. */
-  assert_int_equal(run_rigor("rounds " DIR "/r1.jsonl " DIR "/none.jsonl", &out), 2);
+  assert_int_equal(test_rigor("rounds " DIR "/r1.jsonl " DIR "/none.jsonl", &out), 2);
   assert_non_null(strstr(out, "rigor rounds: " DIR "/none.jsonl: cannot open results file"));
   free(out);
 }

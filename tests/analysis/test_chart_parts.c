@@ -9,7 +9,7 @@
 #include <cmocka.h>
 
 #include "chart.h"
-#include "label_parts.h"
+#include "labels.h"
 #include "tally.h"
 
 static void test_label_from_present_parts(void **state) {

@@ -15,26 +15,10 @@
 #include "analysis.h"
 #include "contrast_doc.h"
 #include "fixture.h"
+#include "test_files.h"
 #include "rigor/plugin.h"
 
 #define DIR RIGOR_BINARY_DIR "/tests/contrasts-data"
-
-static int run_rigor(const char *args, char **out) {
-  char cmd[4096];
-  snprintf(cmd, sizeof cmd, "%s %s 2>&1", RIGOR_EXE, args);
-  FILE *p = popen(cmd, "r");
-  assert_non_null(p);
-  size_t cap = 1 << 16, n = 0, got;
-  char *buf = malloc(cap);
-  while ((got = fread(buf + n, 1, cap - n - 1, p)) > 0) {
-    n += got;
-    if (cap - n < 4096) buf = realloc(buf, cap *= 2);
-  }
-  buf[n] = '\0';
-  int status = pclose(p);
-  *out = buf;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
 
 static int setup(void **state) {
   (void)state;
@@ -250,7 +234,7 @@ static void test_primary_metric_exact(void **state) {
   rigor_contrasts_free(c);
   rigor_analysis_free(a);
   char *out;
-  assert_int_equal(run_rigor("rounds --format json " DIR "/primary.jsonl", &out), 0);
+  assert_int_equal(test_rigor("rounds --format json " DIR "/primary.jsonl", &out), 0);
   json_error_t jerr;
   json_t *doc = json_loads(out, 0, &jerr);
   free(out);
@@ -263,7 +247,7 @@ static void test_primary_metric_exact(void **state) {
   assert_true(fabs(json_number_value(json_object_get(json_array_get(r, 1), "speedup_vs_baseline")) -
                    1.5) < 1e-4);
   json_decref(doc);
-  assert_int_equal(run_rigor("rounds --axis threads " DIR "/primary.jsonl", &out), 2);
+  assert_int_equal(test_rigor("rounds --axis threads " DIR "/primary.jsonl", &out), 2);
   free(out);
 }
 
@@ -276,29 +260,29 @@ static void test_report_and_compare_axis(void **state) {
   s.slowdown = 0.2;
   fx_write(DIR "/rep.jsonl", &s);
   char *out;
-  assert_int_equal(run_rigor("report " DIR "/rep.jsonl", &out), 0);
+  assert_int_equal(test_rigor("report " DIR "/rep.jsonl", &out), 0);
   assert_non_null(strstr(out, "contrasts of timing.warmup against 0"));
   assert_non_null(strstr(out, "1 ran 1.2"));
   assert_non_null(strstr(out, "contrasts (level / reference, paired by block)"));
   free(out);
-  assert_int_equal(run_rigor("report --ref timing.warmup=1 " DIR "/rep.jsonl", &out), 0);
+  assert_int_equal(test_rigor("report --ref timing.warmup=1 " DIR "/rep.jsonl", &out), 0);
   assert_non_null(strstr(out, "0 ran 1.2"));
   assert_non_null(strstr(out, "× faster than 1"));
   free(out);
-  assert_int_equal(run_rigor("report --ref warmup=1 " DIR "/rep.jsonl", &out), 2);
+  assert_int_equal(test_rigor("report --ref warmup=1 " DIR "/rep.jsonl", &out), 2);
   assert_non_null(strstr(out, "has no matrix axis 'warmup'"));
   free(out);
-  assert_int_equal(run_rigor("report --format md " DIR "/rep.jsonl", &out), 0);
+  assert_int_equal(test_rigor("report --format md " DIR "/rep.jsonl", &out), 0);
   assert_non_null(strstr(out, "| axis | bytes | cell | level | reference |"));
   free(out);
-  assert_int_equal(run_rigor("report --format csv --table contrasts " DIR "/rep.jsonl", &out), 0);
+  assert_int_equal(test_rigor("report --format csv --table contrasts " DIR "/rep.jsonl", &out), 0);
   assert_non_null(strstr(out, "experiment,axis,bytes,cell,level,reference,figure,blocks"));
   free(out);
-  assert_int_equal(run_rigor("report --format html " DIR "/rep.jsonl", &out), 0);
+  assert_int_equal(test_rigor("report --format html " DIR "/rep.jsonl", &out), 0);
   assert_non_null(strstr(out, "<h4>contrasts: level / reference"));
   assert_non_null(strstr(out, "stroke=\"#D55E00\"")); /* a slower interval (Okabe-Ito) */
   free(out);
-  assert_int_equal(run_rigor("report --format json " DIR "/rep.jsonl", &out), 0);
+  assert_int_equal(test_rigor("report --format json " DIR "/rep.jsonl", &out), 0);
   json_error_t jerr;
   json_t *doc = json_loads(out, 0, &jerr);
   free(out);
@@ -313,31 +297,33 @@ static void test_report_and_compare_axis(void **state) {
   assert_true(json_is_object(json_object_get(c0, "wilcoxon")));
   json_decref(doc);
 
-  assert_int_equal(run_rigor("compare " DIR "/rep.jsonl --axis timing.warmup", &out), 4);
+  assert_int_equal(test_rigor("compare " DIR "/rep.jsonl --axis timing.warmup", &out), 4);
   assert_non_null(strstr(out, "REGRESSION"));
   free(out);
-  assert_int_equal(run_rigor("compare " DIR "/rep.jsonl --axis timing.warmup --ref 1", &out), 0);
+  assert_int_equal(test_rigor("compare " DIR "/rep.jsonl --axis timing.warmup --ref 1", &out), 0);
   assert_non_null(strstr(out, "faster"));
   free(out);
-  assert_int_equal(
-      run_rigor("compare " DIR "/rep.jsonl --axis timing.warmup --candidate 9 --format json", &out),
-      2);
+  assert_int_equal(test_rigor("compare " DIR
+                              "/rep.jsonl --axis timing.warmup --candidate 9 --format json",
+                              &out),
+                   2);
   assert_non_null(strstr(out, "has no level '9'"));
   free(out);
-  assert_int_equal(run_rigor("compare " DIR "/rep.jsonl --axis nope", &out), 2);
+  assert_int_equal(test_rigor("compare " DIR "/rep.jsonl --axis nope", &out), 2);
   assert_non_null(strstr(out, "no matrix axis 'nope'"));
   free(out);
-  assert_int_equal(run_rigor("compare " DIR "/rep.jsonl --ref 1", &out), 2);
+  assert_int_equal(test_rigor("compare " DIR "/rep.jsonl --ref 1", &out), 2);
   assert_non_null(strstr(out, "--ref and --candidate need --axis"));
   free(out);
   /* One block: nothing can be compared. */
   noisy_spec(&s, 1, 5);
   fx_write(DIR "/rep1.jsonl", &s);
-  assert_int_equal(run_rigor("compare " DIR "/rep1.jsonl --axis timing.warmup", &out), 0);
+  assert_int_equal(test_rigor("compare " DIR "/rep1.jsonl --axis timing.warmup", &out), 0);
   assert_non_null(strstr(out, "undetermined"));
   free(out);
   assert_int_equal(
-      run_rigor("compare " DIR "/rep1.jsonl --axis timing.warmup --fail-on undetermined", &out), 4);
+      test_rigor("compare " DIR "/rep1.jsonl --axis timing.warmup --fail-on undetermined", &out),
+      4);
   free(out);
 }
 
@@ -355,11 +341,12 @@ static void test_real_runs_of_the_null_plugin(void **state) {
         f);
   fclose(f);
   char *out;
-  assert_int_equal(
-      run_rigor("run " DIR "/spin.yaml --force --quiet --plugin-path " RIGOR_TEST_PLUGIN_DIR, &out),
-      0);
+  assert_int_equal(test_rigor("run " DIR
+                              "/spin.yaml --force --quiet --plugin-path " RIGOR_TEST_PLUGIN_DIR,
+                              &out),
+                   0);
   free(out);
-  assert_int_equal(run_rigor("compare " DIR "/spin.jsonl --axis spin_ns --format json", &out), 4);
+  assert_int_equal(test_rigor("compare " DIR "/spin.jsonl --axis spin_ns --format json", &out), 4);
   json_error_t jerr;
   json_t *doc = json_loads(out, 0, &jerr);
   free(out);
@@ -371,7 +358,7 @@ static void test_real_runs_of_the_null_plugin(void **state) {
   assert_int_equal(json_integer_value(json_object_get(c0, "pairs")), 4);
   assert_true(json_number_value(json_object_get(c0, "ci_low")) > 1.2);
   json_decref(doc);
-  assert_int_equal(run_rigor("compare " DIR "/spin.jsonl --axis spin_ns --ref long", &out), 0);
+  assert_int_equal(test_rigor("compare " DIR "/spin.jsonl --axis spin_ns --ref long", &out), 0);
   /* A noisy machine may put a side over its CV gate: the direction stands either way. */
   assert_non_null(strstr(out, "short ran "));
   assert_non_null(strstr(out, "faster than long"));

@@ -11,21 +11,11 @@
 
 #include <cmocka.h>
 
+#include "test_files.h"
+
 #include "fixture.h"
 
 #define DIR RIGOR_BINARY_DIR "/tests/analysis-html"
-
-static char *slurp(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  rewind(f);
-  char *buf = malloc((size_t)n + 1);
-  buf[fread(buf, 1, (size_t)n, f)] = '\0';
-  fclose(f);
-  return buf;
-}
 
 static long file_size(const char *path) {
   struct stat st;
@@ -147,7 +137,7 @@ static void test_html_report_renders(void **state) {
   s.raw_telemetry = 1;
   fx_write(DIR "/r.jsonl", &s);
   assert_int_equal(system(RIGOR_EXE " report --format html -o " DIR "/r.html " DIR "/r.jsonl"), 0);
-  char *html = slurp(DIR "/r.html");
+  char *html = test_slurp(DIR "/r.html", NULL);
   assert_non_null(html);
   /* Self-contained: inline SVG, no script, nothing fetched. */
   assert_non_null(strstr(html, "<svg"));
@@ -178,7 +168,7 @@ static void test_html_report_renders(void **state) {
   int rc = system(RIGOR_EXE " compare --axis timing.warmup --format html -o " DIR "/axis.html " DIR
                             "/r.jsonl");
   assert_true(rc == 0 || rc == 4 << 8);
-  html = slurp(DIR "/axis.html");
+  html = test_slurp(DIR "/axis.html", NULL);
   assert_non_null(html);
   assert_non_null(strstr(html, "<h4>contrasts: level / reference (right of 1 is slower)</h4>"));
   assert_no_overlapping_labels(html);
@@ -202,7 +192,7 @@ static void test_html_report_renders(void **state) {
   print_message("screenshot %ld bytes, blank page %ld bytes\n", report, empty);
   assert_true(empty > 0);
   assert_true(report > 5 * empty);
-  char *log = slurp(DIR "/r.log");
+  char *log = test_slurp(DIR "/r.log", NULL);
   assert_non_null(log);
   assert_null(strstr(log, "CONSOLE"));
   assert_null(strstr(log, "Uncaught"));
@@ -220,7 +210,7 @@ static void test_html_size_sweep(void **state) {
   fx_write(DIR "/sweep.jsonl", &s);
   assert_int_equal(
       system(RIGOR_EXE " report --format html -o " DIR "/sweep.html " DIR "/sweep.jsonl"), 0);
-  char *html = slurp(DIR "/sweep.html");
+  char *html = test_slurp(DIR "/sweep.html", NULL);
   assert_non_null(html);
   assert_non_null(strstr(html, "<h4>median rate against bytes</h4>"));
   assert_non_null(strstr(html, ">bytes (log scale)</text>"));
@@ -238,7 +228,7 @@ static void test_html_size_sweep(void **state) {
   assert_int_equal(system(RIGOR_EXE " compare --session-noise 0 --format html " DIR
                                     "/sweep.jsonl " DIR "/sweep2.jsonl > " DIR "/compare.html"),
                    4 << 8); /* exit 4: the candidate is slower */
-  html = slurp(DIR "/compare.html");
+  html = test_slurp(DIR "/compare.html", NULL);
   assert_non_null(html);
   assert_non_null(strstr(html, "<h4>CAND / BASE (right of 1 is slower)</h4>"));
   assert_non_null(strstr(html, "<th>BASE</th><th>CAND</th>"));
@@ -255,7 +245,7 @@ static void test_html_size_sweep(void **state) {
   for (size_t i = 0; i < 2; i++) {
     assert_int_equal(screenshot(pages[i], DIR "/page.png", DIR "/page.log"), 0);
     assert_true(file_size(DIR "/page.png") > 10000);
-    char *log = slurp(DIR "/page.log");
+    char *log = test_slurp(DIR "/page.log", NULL);
     assert_non_null(log);
     assert_null(strstr(log, "CONSOLE"));
     assert_null(strstr(log, "Uncaught"));
@@ -276,7 +266,7 @@ static void test_html_many_blocks(void **state) {
   fx_write(DIR "/blocks.jsonl", &s);
   assert_int_equal(
       system(RIGOR_EXE " report --format html -o " DIR "/blocks.html " DIR "/blocks.jsonl"), 0);
-  char *html = slurp(DIR "/blocks.html");
+  char *html = test_slurp(DIR "/blocks.html", NULL);
   assert_non_null(html);
   assert_non_null(strstr(html, ">block 1</text>"));
   assert_null(strstr(html, ">block 2</text>")); /* one run a block: too close to the first */

@@ -172,11 +172,47 @@ static void test_primary_metric(void **st) {
   check_file(&s);
 }
 
+/* The verdict stop reads a wider interval at every later look: a 5% difference with a standard
+ * error of 0.5% over 4 units is beyond doubt at the first look (97.5%) but not at the tenth
+ * (1 - 0.05/110); an exact contrast is decided at once, a row target never. */
+static void test_decided_levels(void **st) {
+  (void)st;
+  rigor_stop_target_t t = {.contrast = true,
+                           .units = 4,
+                           .half_width = 0.01,
+                           .estimate = log(1.05),
+                           .se = 0.005,
+                           .df = 3};
+  rigor_stop_judgement_t j = {.known = true, .worst = 0.01, .targets = &t, .n = 1};
+  assert_true(rigor_stop_all_decided(&j, 0.02, 1));
+  assert_false(rigor_stop_all_decided(&j, 0.02, 10));
+  /* An A/A narrowed well inside the threshold is `same`, also decided. */
+  t.estimate = log(1.001);
+  t.se = 0.001;
+  assert_true(rigor_stop_all_decided(&j, 0.02, 1));
+  /* Across the threshold: undecided. */
+  t.estimate = log(1.02);
+  assert_false(rigor_stop_all_decided(&j, 0.02, 1));
+  rigor_stop_target_t exact = {
+      .contrast = true, .units = 3, .estimate = log(2), .se = 0, .df = NAN, .exact = true};
+  j.targets = &exact;
+  assert_true(rigor_stop_all_decided(&j, 0.02, 50));
+  rigor_stop_target_t row = {
+      .contrast = false, .units = 9, .half_width = 0.001, .estimate = NAN, .se = NAN, .df = NAN};
+  j.targets = &row;
+  assert_false(rigor_stop_all_decided(&j, 0.02, 1));
+  /* Fewer than two units: no interval, no decision. */
+  t.units = 1;
+  j.targets = &t;
+  assert_false(rigor_stop_all_decided(&j, 0.02, 1));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_faults),         cmocka_unit_test(test_quantised),
       cmocka_unit_test(test_rows),           cmocka_unit_test(test_cells),
       cmocka_unit_test(test_primary_metric), cmocka_unit_test(test_one_value_a_level),
+      cmocka_unit_test(test_decided_levels),
   };
   return cmocka_run_group_tests(tests, setup, NULL);
 }

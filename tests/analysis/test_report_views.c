@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "fixture.h"
+#include "test_files.h"
 
 #define DIR RIGOR_BINARY_DIR "/tests/analysis-views"
 
@@ -20,18 +21,7 @@
 static int run_rigor(const char *args, char **out) {
   char cmd[4096];
   snprintf(cmd, sizeof cmd, "env -u COLUMNS %s 2>&1", args);
-  FILE *p = popen(cmd, "r");
-  assert_non_null(p);
-  size_t cap = 1 << 16, n = 0, got;
-  char *buf = malloc(cap);
-  while ((got = fread(buf + n, 1, cap - n - 1, p)) > 0) {
-    n += got;
-    if (cap - n < 4096) buf = realloc(buf, cap *= 2);
-  }
-  buf[n] = '\0';
-  int status = pclose(p);
-  *out = buf;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return test_capture(cmd, out);
 }
 
 #define RIGOR RIGOR_EXE " "

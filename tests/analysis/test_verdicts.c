@@ -16,26 +16,10 @@
 #include "analysis.h"
 #include "compare.h"
 #include "fixture.h"
+#include "test_files.h"
 #include "rigor/plugin.h"
 
 #define DIR RIGOR_BINARY_DIR "/tests/verdicts-data"
-
-static int run_rigor(const char *args, char **out) {
-  char cmd[4096];
-  snprintf(cmd, sizeof cmd, "%s %s 2>&1", RIGOR_EXE, args);
-  FILE *p = popen(cmd, "r");
-  assert_non_null(p);
-  size_t cap = 1 << 16, n = 0, got;
-  char *buf = malloc(cap);
-  while ((got = fread(buf + n, 1, cap - n - 1, p)) > 0) {
-    n += got;
-    if (cap - n < 4096) buf = realloc(buf, cap *= 2);
-  }
-  buf[n] = '\0';
-  int status = pclose(p);
-  *out = buf;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
 
 static int setup(void **state) {
   (void)state;
@@ -76,6 +60,34 @@ static void noisy_spec(fx_spec_t *s, uint32_t blocks, uint64_t seed) {
 
 /* One run a side never gives a direction: with a 3% run-level sd, a verdict from the cycles
  * alone would be wrong often (issue: 25-62% false faster/slower). */
+/* The rule's one orientation: a ratio of a lower-is-better figure is its cost, one of a
+ * higher-is-better figure is turned over; the factor says how many times, at least 1. */
+static void test_cost_orientation(void **state) {
+  (void)state;
+  rigor_cost_t c;
+  rigor_cost_of(1.25, 1.1, 1.4, false, &c);
+  assert_true(c.worse);
+  assert_true(c.ratio == 1.25 && c.lo == 1.1 && c.hi == 1.4);
+  assert_true(c.factor == 1.25 && c.factor_lo == 1.1 && c.factor_hi == 1.4);
+  rigor_cost_of(1.25, 1.1, 1.4, true, &c);
+  assert_false(c.worse);
+  assert_true(c.ratio == 1 / 1.25 && c.lo == 1 / 1.4 && c.hi == 1 / 1.1);
+  assert_true(fabs(c.factor - 1.25) < 1e-12);
+  assert_true(fabs(c.factor_lo - 1.1) < 1e-12 && fabs(c.factor_hi - 1.4) < 1e-12);
+  /* What rigor_decide returns is that orientation of its evidence. */
+  rigor_evidence_t e = {
+      .ratio = 0.5, .lo = 0.45, .hi = 0.55, .threshold = 0.02, .n_units = 5, .unit_sd = 0.01};
+  rigor_decision_t d;
+  rigor_decide(&e, &d);
+  assert_int_equal(d.verdict, RIGOR_CMP_FASTER);
+  assert_false(d.cost.worse);
+  assert_true(fabs(d.cost.factor - 2) < 1e-12);
+  e.higher_is_better = true;
+  rigor_decide(&e, &d);
+  assert_int_equal(d.verdict, RIGOR_CMP_SLOWER);
+  assert_true(d.cost.worse && fabs(d.cost.factor - 2) < 1e-12);
+}
+
 static void test_one_run_a_side_is_undetermined(void **state) {
   (void)state;
   rigor_compare_opts_t o;
@@ -97,17 +109,18 @@ static void test_one_run_a_side_is_undetermined(void **state) {
   assert_int_equal(counts[RIGOR_CMP_UNDETERMINED], 80);
 
   char *out;
-  assert_int_equal(run_rigor("compare " DIR "/one_a.jsonl " DIR "/one_b.jsonl", &out), 0);
+  assert_int_equal(test_rigor("compare " DIR "/one_a.jsonl " DIR "/one_b.jsonl", &out), 0);
   assert_non_null(strstr(out, "undetermined"));
   assert_non_null(strstr(out, "1 run BASE, 1 CAND: an interval needs at least 2 runs a side"));
   assert_non_null(strstr(out, "runs a side"));
   free(out);
   assert_int_equal(
-      run_rigor("compare --fail-on undetermined " DIR "/one_a.jsonl " DIR "/one_b.jsonl", &out), 4);
+      test_rigor("compare --fail-on undetermined " DIR "/one_a.jsonl " DIR "/one_b.jsonl", &out),
+      4);
   assert_non_null(strstr(out, "FAILED"));
   free(out);
-  assert_int_equal(run_rigor("compare --format json " DIR "/one_a.jsonl " DIR "/one_b.jsonl", &out),
-                   0);
+  assert_int_equal(
+      test_rigor("compare --format json " DIR "/one_a.jsonl " DIR "/one_b.jsonl", &out), 0);
   json_error_t jerr;
   json_t *doc = json_loads(out, 0, &jerr);
   free(out);
@@ -178,26 +191,26 @@ static void test_fail_on_and_vacuous(void **state) {
   fx_write(DIR "/fo_cand.jsonl", &s);
   char *out;
   /* Rows of point 1 are only in BASE: missing, which fails only when asked. */
-  assert_int_equal(run_rigor("compare " DIR "/fo_base.jsonl " DIR "/fo_cand.jsonl", &out), 0);
+  assert_int_equal(test_rigor("compare " DIR "/fo_base.jsonl " DIR "/fo_cand.jsonl", &out), 0);
   assert_non_null(strstr(out, "missing"));
   assert_non_null(strstr(out, "only in BASE"));
   free(out);
   assert_int_equal(
-      run_rigor("compare --fail-on missing " DIR "/fo_base.jsonl " DIR "/fo_cand.jsonl", &out), 4);
+      test_rigor("compare --fail-on missing " DIR "/fo_base.jsonl " DIR "/fo_cand.jsonl", &out), 4);
   free(out);
-  assert_int_equal(run_rigor("compare --fail-on undetermined,invalid " DIR "/fo_base.jsonl " DIR
-                             "/fo_cand.jsonl",
-                             &out),
+  assert_int_equal(test_rigor("compare --fail-on undetermined,invalid " DIR "/fo_base.jsonl " DIR
+                              "/fo_cand.jsonl",
+                              &out),
                    0);
   free(out);
   assert_int_equal(
-      run_rigor("compare --fail-on slowish " DIR "/fo_base.jsonl " DIR "/fo_cand.jsonl", &out), 2);
+      test_rigor("compare --fail-on slowish " DIR "/fo_base.jsonl " DIR "/fo_cand.jsonl", &out), 2);
   assert_non_null(strstr(out, "--fail-on takes a comma-separated list of undetermined, "
                               "inconclusive, invalid, incomparable or missing, not 'slowish'"));
   free(out);
 
   /* The closing line counts what was judged and what could not be. */
-  assert_int_equal(run_rigor("compare " DIR "/fo_base.jsonl " DIR "/fo_cand.jsonl", &out), 0);
+  assert_int_equal(test_rigor("compare " DIR "/fo_base.jsonl " DIR "/fo_cand.jsonl", &out), 0);
   assert_non_null(strstr(out, "could not be judged: "));
   assert_null(strstr(out, "no regression"));
   free(out);
@@ -205,7 +218,7 @@ static void test_fail_on_and_vacuous(void **state) {
   /* No experiment in common: one line that says what each file holds, and no table. */
   s.name = "other";
   fx_write(DIR "/fo_other.jsonl", &s);
-  assert_int_equal(run_rigor("compare " DIR "/fo_base.jsonl " DIR "/fo_other.jsonl", &out), 1);
+  assert_int_equal(test_rigor("compare " DIR "/fo_base.jsonl " DIR "/fo_other.jsonl", &out), 1);
   assert_non_null(strstr(out, "share nothing: BASE holds "));
   assert_non_null(strstr(out, "CAND holds other (2 rows)"));
   assert_null(strstr(out, "only in BASE"));
@@ -213,12 +226,12 @@ static void test_fail_on_and_vacuous(void **state) {
 
   /* --map compares the experiments by their other name. */
   assert_int_equal(
-      run_rigor("compare --map exp=other " DIR "/fo_base.jsonl " DIR "/fo_other.jsonl", &out), 0);
+      test_rigor("compare --map exp=other " DIR "/fo_base.jsonl " DIR "/fo_other.jsonl", &out), 0);
   assert_non_null(strstr(out, "compared with other in CAND (--map)"));
   assert_non_null(strstr(out, "could not be judged: 2 missing"));
   free(out);
   assert_int_equal(
-      run_rigor("compare --map nosuch=other " DIR "/fo_base.jsonl " DIR "/fo_other.jsonl", &out),
+      test_rigor("compare --map nosuch=other " DIR "/fo_base.jsonl " DIR "/fo_other.jsonl", &out),
       2);
   assert_non_null(strstr(out, "has no experiment nosuch"));
   free(out);
@@ -236,7 +249,7 @@ static void test_all_candidate_runs_crashed(void **state) {
                           "/cr_cand.jsonl"),
                    0);
   char *out;
-  assert_int_equal(run_rigor("compare " DIR "/cr_base.jsonl " DIR "/cr_cand.jsonl", &out), 1);
+  assert_int_equal(test_rigor("compare " DIR "/cr_base.jsonl " DIR "/cr_cand.jsonl", &out), 1);
   assert_non_null(strstr(out, "nothing was compared: no row has usable samples on both sides"));
   free(out);
 }
@@ -247,14 +260,14 @@ static void test_threshold_refused_without_unit(void **state) {
   noisy_spec(&s, 2, 3);
   fx_write(DIR "/th.jsonl", &s);
   char *out;
-  assert_int_equal(run_rigor("compare --threshold 5 " DIR "/th.jsonl " DIR "/th.jsonl", &out), 2);
+  assert_int_equal(test_rigor("compare --threshold 5 " DIR "/th.jsonl " DIR "/th.jsonl", &out), 2);
   assert_non_null(strstr(out, "'5' is ambiguous: write 5% or 0.05"));
   free(out);
-  assert_int_equal(run_rigor("compare --threshold 0.05 " DIR "/th.jsonl " DIR "/th.jsonl", &out),
+  assert_int_equal(test_rigor("compare --threshold 0.05 " DIR "/th.jsonl " DIR "/th.jsonl", &out),
                    0);
   assert_non_null(strstr(out, "threshold 5.00%"));
   free(out);
-  assert_int_equal(run_rigor("compare --threshold 5% " DIR "/th.jsonl " DIR "/th.jsonl", &out), 0);
+  assert_int_equal(test_rigor("compare --threshold 5% " DIR "/th.jsonl " DIR "/th.jsonl", &out), 0);
   free(out);
 }
 
@@ -307,7 +320,7 @@ static void test_noisy_side_keeps_its_figure(void **state) {
   fx_write(DIR "/im_cand.jsonl", &s);
   char *out;
   assert_int_equal(
-      run_rigor("compare --format json " DIR "/im_base.jsonl " DIR "/im_cand.jsonl", &out), 4);
+      test_rigor("compare --format json " DIR "/im_base.jsonl " DIR "/im_cand.jsonl", &out), 4);
   json_error_t jerr;
   json_t *doc = json_loads(out, 0, &jerr);
   free(out);
@@ -317,7 +330,7 @@ static void test_noisy_side_keeps_its_figure(void **state) {
   assert_true(json_number_value(json_object_get(r1, "median_ratio")) > 1.5);
   assert_true(json_number_value(json_object_get(r1, "ci_low")) > 1.5);
   json_decref(doc);
-  assert_int_equal(run_rigor("compare " DIR "/im_base.jsonl " DIR "/im_cand.jsonl", &out), 4);
+  assert_int_equal(test_rigor("compare " DIR "/im_base.jsonl " DIR "/im_cand.jsonl", &out), 4);
   assert_null(strstr(out, "withheld"));
   free(out);
 
@@ -416,7 +429,7 @@ static void test_several_files_a_side(void **state) {
   char cmd[1024];
   snprintf(cmd, sizeof cmd, "compare --format json %s %s %s -- %s %s %s", paths[0], paths[1],
            paths[2], paths[6], paths[7], paths[8]);
-  assert_int_equal(run_rigor(cmd, &out), 4);
+  assert_int_equal(test_rigor(cmd, &out), 4);
   json_error_t jerr;
   json_t *doc = json_loads(out, 0, &jerr);
   free(out);
@@ -428,13 +441,13 @@ static void test_several_files_a_side(void **state) {
   json_decref(doc);
   snprintf(cmd, sizeof cmd, "compare --format json %s %s %s -- %s %s %s", paths[0], paths[1],
            paths[2], paths[3], paths[4], paths[5]);
-  assert_int_equal(run_rigor(cmd, &out), 0);
+  assert_int_equal(test_rigor(cmd, &out), 0);
   assert_null(strstr(out, "\"slower\""));
   assert_null(strstr(out, "\"faster\""));
   free(out);
   /* No file on one side is a usage error. */
   snprintf(cmd, sizeof cmd, "compare %s --", paths[0]);
-  assert_int_equal(run_rigor(cmd, &out), 2);
+  assert_int_equal(test_rigor(cmd, &out), 2);
   free(out);
 }
 
@@ -472,7 +485,7 @@ static void test_gate_statistics_and_outliers(void **state) {
   assert_int_equal(w->statistic, RIGOR_GATE_ROBUST);
   assert_int_equal(w->verdict, RIGOR_VERDICT_STABLE);
   rigor_analysis_free(a);
-  assert_int_equal(run_rigor("report " DIR "/gs_robust.jsonl", &out), 0);
+  assert_int_equal(test_rigor("report " DIR "/gs_robust.jsonl", &out), 0);
   assert_non_null(strstr(out, "robust ≤ 5.00%"));
   assert_non_null(strstr(out, "outliers"));
   free(out);
@@ -493,13 +506,13 @@ static void test_expectations_exit_3(void **state) {
   fclose(f);
   char *out;
   assert_int_equal(
-      run_rigor("run " DIR "/expect.yaml --force --plugin-path " RIGOR_TEST_PLUGIN_DIR, &out), 3);
+      test_rigor("run " DIR "/expect.yaml --force --plugin-path " RIGOR_TEST_PLUGIN_DIR, &out), 3);
   assert_non_null(strstr(out, "1 row below expectation"));
   assert_non_null(strstr(out, "below expectation: time is"));
   assert_non_null(strstr(out, "expected <= 1ns"));
   assert_non_null(strstr(out, "met"));
   free(out);
-  assert_int_equal(run_rigor("report --format json " DIR "/expect.jsonl", &out), 0);
+  assert_int_equal(test_rigor("report --format json " DIR "/expect.jsonl", &out), 0);
   assert_non_null(strstr(out, "\"below_expectation\": true"));
   free(out);
   f = fopen(DIR "/expect_bad.yaml", "w");
@@ -509,7 +522,7 @@ static void test_expectations_exit_3(void **state) {
         f);
   fclose(f);
   assert_int_equal(
-      run_rigor("run " DIR "/expect_bad.yaml --force --plugin-path " RIGOR_TEST_PLUGIN_DIR, &out),
+      test_rigor("run " DIR "/expect_bad.yaml --force --plugin-path " RIGOR_TEST_PLUGIN_DIR, &out),
       2);
   assert_non_null(strstr(out, "gate.expect.ops: 'many' is not a number of count"));
   free(out);
@@ -517,6 +530,7 @@ static void test_expectations_exit_3(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_cost_orientation),
       cmocka_unit_test(test_one_run_a_side_is_undetermined),
       cmocka_unit_test(test_aa_false_verdicts_with_runs),
       cmocka_unit_test(test_planted_slowdown_found),

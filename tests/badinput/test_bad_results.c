@@ -1,14 +1,20 @@
 /* Malformed results files through `rigor report`, `rigor compare`, `rigor rounds` and
  * `rigor run --resume`: each is refused with its exact file:line:col message and exit status 2,
  * and --resume leaves the file as it was. */
+#include <ctype.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
+
+#include "test_files.h"
 #include <jansson.h>
 
 #include "support.h"
@@ -190,16 +196,8 @@ static void test_nonpositive_times_are_invalid_samples(void **st) {
 }
 
 static char *slurp(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  assert_non_null(f);
-  char *data = NULL;
-  FILE *m = open_memstream(&data, len);
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-    fwrite(buf, 1, n, m);
-  fclose(m);
-  fclose(f);
+  char *data = test_slurp(path, len);
+  assert_non_null(data);
   return data;
 }
 
@@ -244,6 +242,104 @@ static void test_resume_refuses_damaged_file(void **st) {
   tmpdir_remove(dir);
 }
 
+/* Out of memory in the middle of a line is said as such, with the file and line, and the store
+ * keeps nothing of the file: a 120 MiB experiment record read with 300 MiB of address space.
+ * Address space is what a sanitizer's shadow memory takes first, so sanitized builds skip. */
+static void test_out_of_memory_is_said(void **st) {
+  (void)st;
+#if defined(__SANITIZE_ADDRESS__)
+  skip();
+#endif
+  char *dir = tmpdir_make();
+  char *results = path_join(dir, "huge.jsonl"), *db = path_join(dir, "store.db");
+  FILE *f = fopen(results, "w");
+  assert_non_null(f);
+  fputs("{\"type\": \"experiment\", \"experiment\": \"huge\", \"description\": \"", f);
+  static char chunk[1 << 20];
+  memset(chunk, 'x', sizeof chunk);
+  for (int i = 0; i < 120; i++)
+    assert_int_equal(fwrite(chunk, 1, sizeof chunk, f), sizeof chunk);
+  fputs("\"}\n", f);
+  assert_int_equal(fclose(f), 0);
+  const char *const report[] = {"report", results, NULL};
+  const char *const add[] = {"store", "add", results, "--db", db, NULL};
+  const char *const *commands[] = {report, add};
+  for (size_t c = 0; c < 2; c++) {
+    char *err_path = path_join(dir, "err.txt");
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+      struct rlimit lim = {300u << 20, 300u << 20};
+      FILE *e = freopen(err_path, "w", stderr);
+      if (!e || setrlimit(RLIMIT_AS, &lim) != 0) _exit(99);
+      const char *argv[8] = {RIGOR_EXE};
+      for (size_t i = 0; commands[c][i]; i++)
+        argv[i + 1] = commands[c][i];
+      execv(RIGOR_EXE, (char *const *)argv);
+      _exit(98);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    char *err = read_file(err_path);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 2 ||
+        !strstr(err, "huge.jsonl:1: out of memory reading this line"))
+      fail_msg("%s: status %d, stderr: %s", commands[c][0], status, err);
+    free(err);
+    free(err_path);
+  }
+  /* The store was made, and holds no import. */
+  const char *const ls[] = {"store", "ls", "--db", db, NULL};
+  cmd_result_t r = rigor_exec(dir, ls);
+  assert_int_equal(r.exit_code, 0);
+  assert_null(strstr(r.out, "huge"));
+  cmd_result_free(&r);
+  free(results), free(db);
+  tmpdir_remove(dir);
+}
+
+/* Times 2e298 times another's are valid numbers: compare prints them in exponent form (no line
+ * becomes a wall of digits) and says why no verdict can be read, in every format. */
+static void test_huge_ratio_in_exponent_form(void **st) {
+  (void)st;
+  char *dir = tmpdir_make();
+  char *cand = path_join(dir, "cand.jsonl");
+  FILE *in = fopen(RIGOR_SOURCE_DIR "/tests/golden/cand.jsonl", "r"), *out = fopen(cand, "w");
+  assert_non_null(in);
+  assert_non_null(out);
+  static char line[1 << 16];
+  while (fgets(line, sizeof line, in)) {
+    json_error_t je;
+    json_t *rec = json_loads(line, 0, &je);
+    assert_non_null(rec);
+    json_t *t = json_object_get(rec, "time_s");
+    if (json_is_real(t)) json_object_set_new(rec, "time_s", json_real(json_real_value(t) * 2e298));
+    char *text = json_dumps(rec, JSON_COMPACT);
+    fprintf(out, "%s\n", text);
+    free(text);
+    json_decref(rec);
+  }
+  fclose(in);
+  assert_int_equal(fclose(out), 0);
+  const char *formats[] = {"text", "md", "csv", "html"};
+  for (size_t f = 0; f < 4; f++) {
+    const char *const args[] = {
+        "compare", RIGOR_SOURCE_DIR "/tests/golden/base.jsonl", cand, "--format", formats[f], NULL};
+    cmd_result_t r = rigor_exec(dir, args);
+    assert_int_equal(r.exit_code, 0);
+    if (!strstr(r.out, "e+")) fail_msg("%s: no exponent form:\n%s", formats[f], r.out);
+    /* No number of more than 20 digits in a row anywhere. */
+    size_t run = 0;
+    for (const char *p = r.out; *p; p++) {
+      run = isdigit((unsigned char)*p) ? run + 1 : 0;
+      if (run > 20) fail_msg("%s: a wall of digits:\n%.300s", formats[f], p - 20);
+    }
+    if (f == 0) assert_non_null(strstr(r.out, "beyond what a double holds"));
+    cmd_result_free(&r);
+  }
+  free(cand);
+  tmpdir_remove(dir);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_report_refuses_each),
@@ -253,6 +349,8 @@ int main(void) {
       cmocka_unit_test(test_valid_file_reports),
       cmocka_unit_test(test_tolerated_damage_is_counted_once),
       cmocka_unit_test(test_resume_refuses_damaged_file),
+      cmocka_unit_test(test_out_of_memory_is_said),
+      cmocka_unit_test(test_huge_ratio_in_exponent_form),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

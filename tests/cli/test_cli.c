@@ -14,6 +14,8 @@
 
 #include <cmocka.h>
 
+#include "test_files.h"
+
 static char dir[1024];
 
 /* Every subcommand a user can call. */
@@ -29,34 +31,17 @@ typedef struct result {
 } result_t;
 
 static char *slurp(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return strdup("");
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *buf = malloc((size_t)n + 1);
-  size_t got = fread(buf, 1, (size_t)n, f);
-  buf[got] = '\0';
-  fclose(f);
-  return buf;
+  char *text = test_slurp(path, NULL);
+  return text ? text : strdup("");
 }
 
 /* Runs `rigor ARGS` (shell text) in the scratch folder, stdout and stderr apart, stdin empty. */
 static result_t rigor(const char *fmt, ...) {
-  char args[2048], cmd[4096];
+  result_t r;
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(args, sizeof args, fmt, ap);
+  r.rc = test_rigor_vin(dir, NULL, &r.out, &r.err, fmt, ap);
   va_end(ap);
-  snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s </dev/null >out.txt 2>err.txt", dir, RIGOR_EXE,
-           args);
-  int status = system(cmd);
-  result_t r = {WIFEXITED(status) ? WEXITSTATUS(status) : -1, NULL, NULL};
-  char path[4200];
-  snprintf(path, sizeof path, "%s/out.txt", dir);
-  r.out = slurp(path);
-  snprintf(path, sizeof path, "%s/err.txt", dir);
-  r.err = slurp(path);
   return r;
 }
 

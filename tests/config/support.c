@@ -1,4 +1,5 @@
 #include "support.h"
+#include "test_files.h"
 
 #include "environment.h"
 
@@ -53,18 +54,5 @@ char *first_line(const char *text) {
 }
 
 int run_rigor(const char *args, char **output) {
-  char cmd[8192];
-  snprintf(cmd, sizeof cmd, "'%s' %s 2>&1", RIGOR_EXE, args);
-  FILE *p = popen(cmd, "r");
-  assert(p);
-  size_t cap = 1 << 16, used = 0, n;
-  char *buf = malloc(cap);
-  while ((n = fread(buf + used, 1, cap - used - 1, p)) > 0) {
-    used += n;
-    if (cap - used < 4096) buf = realloc(buf, cap *= 2);
-  }
-  buf[used] = '\0';
-  int status = pclose(p);
-  *output = buf;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return test_rigor(args, output);
 }

@@ -1,3 +1,4 @@
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -225,6 +226,68 @@ static void test_variants_carry_their_parsed_timing(void **state) {
   assert_int_equal(e->variants[1].timing.iters, 40);
   assert_true(e->variants[1].timing.timeout_s == 120.0);
   rigor_config_free(cfg);
+}
+
+/* And its environment, parsed once likewise: the runner and the child read the struct, which
+ * borrows the binding and the burners from the settings. */
+static void test_variants_carry_their_parsed_environment(void **state) {
+  (void)state;
+  rigor_config_t *cfg =
+      load_text("env.yaml",
+                "schema: 1\nname: e\nplugin: cfgfix\n"
+                "matrix: {environment.randomize_env: [false, true]}\n"
+                "environment: {telemetry: {interval: 50ms, raw: true, clock_threshold: 70%},\n"
+                "              noise: {label: busy, burners: {cpus: [0]}}}\n",
+                NULL);
+  const rigor_experiment_t *e = &cfg->experiments[0];
+  assert_int_equal(e->n_variants, 2);
+  for (uint32_t i = 0; i < 2; i++) {
+    const rigor_environment_t *env = &e->variants[i].environment;
+    const json_t *settings = json_object_get(e->variants[i].settings, "environment");
+    assert_int_equal(env->randomize_env, i == 1);
+    assert_true(env->telemetry.raw);
+    assert_true(fabs(env->telemetry.interval_s - 0.05) < 1e-12);
+    assert_true(fabs(env->telemetry.clock_threshold - 0.7) < 1e-12);
+    assert_null(env->affinity);
+    assert_ptr_equal(env->noise, json_object_get(settings, "noise"));
+    assert_string_equal(json_string_value(json_object_get(env->noise, "label")), "busy");
+  }
+  rigor_config_free(cfg);
+
+  /* Without an environment section the defaults: no binding, no padding, the sampler's. */
+  cfg = load_text("plain.yaml", "schema: 1\nname: p\nplugin: cfgfix\n", NULL);
+  const rigor_environment_t *env = &cfg->experiments[0].variants[0].environment;
+  rigor_environment_t defaults;
+  rigor_environment_defaults(&defaults);
+  assert_null(env->affinity);
+  assert_false(env->randomize_env);
+  assert_false(env->telemetry.raw);
+  assert_true(env->telemetry.interval_s == defaults.telemetry.interval_s);
+  assert_true(env->telemetry.clock_threshold == defaults.telemetry.clock_threshold);
+  rigor_config_free(cfg);
+}
+
+/* What the spec hands the child is read back strictly: a refused member names itself. */
+static void expect_environment_refused(const char *json, const char *message) {
+  json_t *obj = json_loads(json, 0, NULL);
+  assert_non_null(obj);
+  rigor_environment_t env;
+  char err[256] = "";
+  assert_int_equal(rigor_environment_from_json(obj, &env, err, sizeof err), RIGOR_EINVAL);
+  if (!strstr(err, message)) fail_msg("error '%s' does not contain '%s'", err, message);
+  json_decref(obj);
+}
+
+static void test_environment_from_json_refuses(void **state) {
+  (void)state;
+  expect_environment_refused("[]", "environment must be an object");
+  expect_environment_refused("{\"telemetry\": {\"interval\": 0}}",
+                             "environment.telemetry.interval");
+  expect_environment_refused("{\"telemetry\": {\"raw\": 1}}", "environment.telemetry.raw");
+  expect_environment_refused("{\"telemetry\": {\"clock_threshold\": 1.5}}",
+                             "environment.telemetry.clock_threshold");
+  expect_environment_refused("{\"randomize_env\": \"yes\"}", "environment.randomize_env");
+  expect_environment_refused("{\"affinity\": [0]}", "environment.affinity");
 }
 
 static void test_matrix_cartesian_zip_exclude(void **state) {
@@ -577,6 +640,8 @@ int main(void) {
       cmocka_unit_test(test_hash_ignores_spelling),
       cmocka_unit_test(test_defaults_merge_into_each_experiment),
       cmocka_unit_test(test_variants_carry_their_parsed_timing),
+      cmocka_unit_test(test_variants_carry_their_parsed_environment),
+      cmocka_unit_test(test_environment_from_json_refuses),
       cmocka_unit_test(test_matrix_cartesian_zip_exclude),
       cmocka_unit_test(test_single_value_range_and_exclude_by_value),
       cmocka_unit_test(test_ranges_and_aliases),

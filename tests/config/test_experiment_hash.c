@@ -10,6 +10,8 @@
 
 #include <cmocka.h>
 
+#include "test_files.h"
+
 #include "canonical.h"
 #include "digest.h"
 #include "experiment.h"
@@ -122,15 +124,8 @@ static size_t count(const char *text, const char *needle) {
 }
 
 static char *slurp(const char *path) {
-  FILE *f = fopen(path, "rb");
-  assert_non_null(f);
-  fseek(f, 0, SEEK_END);
-  long len = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *text = malloc((size_t)len + 1);
-  assert_int_equal(fread(text, 1, (size_t)len, f), (size_t)len);
-  text[len] = '\0';
-  fclose(f);
+  char *text = test_slurp(path, NULL);
+  assert_non_null(text);
   return text;
 }
 

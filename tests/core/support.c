@@ -1,4 +1,5 @@
 #include "support.h"
+#include "test_files.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -28,6 +29,21 @@ void tmpdir_remove(char *dir) {
   free(dir);
 }
 
+char *scratch;
+
+int scratch_setup(void **st) {
+  (void)st;
+  scratch = tmpdir_make();
+  return 0;
+}
+
+int scratch_teardown(void **st) {
+  (void)st;
+  tmpdir_remove(scratch);
+  scratch = NULL;
+  return 0;
+}
+
 void write_file(const char *path, const char *text) {
   FILE *f = fopen(path, "w");
   if (!f) abort();
@@ -36,16 +52,7 @@ void write_file(const char *path, const char *text) {
 }
 
 char *read_file(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *buf = malloc((size_t)n + 1);
-  size_t got = fread(buf, 1, (size_t)n, f);
-  buf[got] = '\0';
-  fclose(f);
-  return buf;
+  return test_slurp(path, NULL);
 }
 
 char *path_join(const char *dir, const char *name) {

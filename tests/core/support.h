@@ -16,6 +16,12 @@ typedef struct cmd_result {
 /* A fresh temporary folder for one test; removed by tmpdir_remove. */
 char *tmpdir_make(void);
 void tmpdir_remove(char *dir);
+
+/* The running test's scratch folder: cmocka_unit_test_setup_teardown(test, scratch_setup,
+ * scratch_teardown) gives each test a fresh one. */
+extern char *scratch;
+int scratch_setup(void **st);
+int scratch_teardown(void **st);
 void write_file(const char *path, const char *text);
 char *read_file(const char *path);
 char *path_join(const char *dir, const char *name);

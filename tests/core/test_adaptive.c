@@ -18,24 +18,10 @@
 
 #include "support.h"
 
-static char *dir;
-
-static int setup(void **st) {
-  (void)st;
-  dir = tmpdir_make();
-  return 0;
-}
-
-static int teardown(void **st) {
-  (void)st;
-  tmpdir_remove(dir);
-  return 0;
-}
-
 static cmd_result_t run(const char *cfg, const char *extra) {
   const char *args[] = {"run", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--no-report",
                         extra, NULL};
-  return rigor_exec(dir, args);
+  return rigor_exec(scratch, args);
 }
 
 static json_t *last_of(const json_t *recs, const char *type) {
@@ -94,14 +80,14 @@ static size_t runs_in(const json_t *recs, int block) {
  * fourth block. */
 static void test_precision_reached_completes_the_square(void **st) {
   (void)st;
-  char *cfg = config_in(dir, "p.yaml",
+  char *cfg = config_in(scratch, "p.yaml",
                         "schema: 1\nname: p\nplugin: exact\n"
                         "matrix: {cost: [2, 4]}\n"
                         "timing: {warmup: 1, cycles: 5, iters: auto, min_window: 1ms}\n"
                         "order: {design: latin, replicates: {min: 3, max: 20, precision: 80%}}\n"
                         "output: p.jsonl\n");
   const char *plan[] = {"plan", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, NULL};
-  cmd_result_t p = rigor_exec(dir, plan);
+  cmd_result_t p = rigor_exec(scratch, plan);
   assert_int_equal(p.exit_code, 0);
   assert_non_null(strstr(p.out, "2 variants x 3 to 20 blocks = 6 to 40 runs"));
   assert_non_null(strstr(p.out, "min 3, max 20 blocks"));
@@ -110,7 +96,7 @@ static void test_precision_reached_completes_the_square(void **st) {
   cmd_result_t r = run(cfg, NULL);
   assert_int_equal(r.exit_code, 0);
   assert_non_null(strstr(r.err, "precision 80% reached after 4 blocks"));
-  char *out = path_join(dir, "p.jsonl");
+  char *out = path_join(scratch, "p.jsonl");
   json_t *recs = results_read(out);
   assert_string_equal(stop_reason(recs), "precision");
   assert_int_equal(stop_blocks(recs), 4);
@@ -131,7 +117,7 @@ static void test_precision_reached_completes_the_square(void **st) {
 
   /* The report says why it stopped. */
   const char *rep[] = {"report", out, NULL};
-  cmd_result_t rr = rigor_exec(dir, rep);
+  cmd_result_t rr = rigor_exec(scratch, rep);
   assert_non_null(strstr(rr.out, "adaptive replication: 4 blocks (min 3, max 20)"));
   assert_non_null(strstr(rr.out, "stopped by precision"));
   cmd_result_free(&rr);
@@ -153,7 +139,7 @@ static void test_precision_reached_completes_the_square(void **st) {
  * complete (Williams for three variants has six rows) does not hold the stop back. */
 static void test_rows_and_an_incomplete_square(void **st) {
   (void)st;
-  char *rows = config_in(dir, "rows.yaml",
+  char *rows = config_in(scratch, "rows.yaml",
                          "schema: 1\nname: rows\nplugin: exact\n"
                          "params: {cost: 3}\n"
                          "timing: {warmup: 1, cycles: 5, iters: auto, min_window: 1ms}\n"
@@ -161,7 +147,7 @@ static void test_rows_and_an_incomplete_square(void **st) {
                          "output: rows.jsonl\n");
   cmd_result_t r = run(rows, NULL);
   assert_int_equal(r.exit_code, 0);
-  char *out = path_join(dir, "rows.jsonl");
+  char *out = path_join(scratch, "rows.jsonl");
   json_t *recs = results_read(out);
   assert_string_equal(stop_reason(recs), "precision");
   json_int_t blocks = stop_blocks(recs);
@@ -173,7 +159,7 @@ static void test_rows_and_an_incomplete_square(void **st) {
   cmd_result_free(&r);
   free(out);
 
-  char *w = config_in(dir, "w.yaml",
+  char *w = config_in(scratch, "w.yaml",
                       "schema: 1\nname: w\nplugin: \"null\"\n"
                       "matrix: {spin_ns: [20000, 30000, 40000]}\n"
                       "timing: {warmup: 1, cycles: 5, iters: 10}\n"
@@ -181,7 +167,7 @@ static void test_rows_and_an_incomplete_square(void **st) {
                       "output: w.jsonl\n");
   r = run(w, NULL);
   assert_int_equal(r.exit_code, 0);
-  out = path_join(dir, "w.jsonl");
+  out = path_join(scratch, "w.jsonl");
   recs = results_read(out);
   /* Stopped before max although no six-row square fits in it. */
   assert_string_equal(stop_reason(recs), "precision");
@@ -198,7 +184,7 @@ static void test_rows_and_an_incomplete_square(void **st) {
 /* A precision of one part per million is out of reach: every block of max runs. */
 static void test_max_reached(void **st) {
   (void)st;
-  char *cfg = config_in(dir, "m.yaml",
+  char *cfg = config_in(scratch, "m.yaml",
                         "schema: 1\nname: m\nplugin: \"null\"\n"
                         "matrix: {spin_ns: [20000, 40000]}\n"
                         "timing: {warmup: 1, cycles: 3, iters: 10}\n"
@@ -208,7 +194,7 @@ static void test_max_reached(void **st) {
   cmd_result_t r = run(cfg, NULL);
   assert_int_equal(r.exit_code, 0);
   assert_non_null(strstr(r.err, "not reached in the 4 blocks of max"));
-  char *out = path_join(dir, "m.jsonl");
+  char *out = path_join(scratch, "m.jsonl");
   json_t *recs = results_read(out);
   assert_string_equal(stop_reason(recs), "max");
   assert_int_equal(stop_blocks(recs), 4);
@@ -217,7 +203,7 @@ static void test_max_reached(void **st) {
   assert_string_equal(json_string_value(json_object_get(t0, "stop")), "max");
   json_decref(recs);
   const char *rep[] = {"report", out, NULL};
-  cmd_result_t rr = rigor_exec(dir, rep);
+  cmd_result_t rr = rigor_exec(scratch, rep);
   assert_non_null(strstr(rr.out, "was not reached in 4 blocks"));
   cmd_result_free(&rr);
   free(out);
@@ -229,7 +215,7 @@ static void test_max_reached(void **st) {
  * short of max with whole blocks counted; --resume goes on from there under a fresh deadline. */
 static void test_deadline_stops_adaptive_replication(void **st) {
   (void)st;
-  char *cfg = config_in(dir, "d.yaml",
+  char *cfg = config_in(scratch, "d.yaml",
                         "schema: 1\nname: d\nplugin: \"null\"\n"
                         "matrix: {spin_ns: [5000000, 5000001]}\n"
                         "timing: {warmup: 0, cycles: 2, iters: 10}\n"
@@ -240,7 +226,7 @@ static void test_deadline_stops_adaptive_replication(void **st) {
   cmd_result_t r = run(cfg, NULL);
   assert_int_equal(r.exit_code, 0);
   assert_non_null(strstr(r.err, "the deadline stopped it"));
-  char *out = path_join(dir, "d.jsonl");
+  char *out = path_join(scratch, "d.jsonl");
   json_t *recs = results_read(out);
   assert_string_equal(stop_reason(recs), "deadline");
   json_int_t first = stop_blocks(recs);
@@ -268,16 +254,16 @@ static void test_deadline_stops_adaptive_replication(void **st) {
  * the stop rule finishes where an uninterrupted run would. */
 static void test_resume_after_sigkill(void **st) {
   (void)st;
-  char *cfg = config_in(dir, "k.yaml",
+  char *cfg = config_in(scratch, "k.yaml",
                         "schema: 1\nname: k\nplugin: \"null\"\n"
                         "matrix: {spin_ns: [5000000, 5000001]}\n"
                         "timing: {warmup: 0, cycles: 2, iters: 4}\n"
                         "order: {design: latin, seed: 5, randomize: true, replicates: {min: 2, "
                         "max: 6, precision: 0.0001%}}\n"
                         "output: k.jsonl\n");
-  char *out = path_join(dir, "k.jsonl");
+  char *out = path_join(scratch, "k.jsonl");
   const char *args[] = {"run", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--quiet", NULL};
-  pid_t pid = rigor_start(dir, args);
+  pid_t pid = rigor_start(scratch, args);
   wait_for_runs(out, 5);
   usleep(20000);
   kill(pid, SIGKILL);
@@ -304,13 +290,61 @@ static void test_resume_after_sigkill(void **st) {
   free(cfg);
 }
 
+/* replicates.decided: a threefold difference is beyond doubt long before an unreachable
+ * precision, so the experiment stops on the verdict (and says so) well short of max; the
+ * verdict the report reads from the final file is the one that stopped it. */
+static void test_decided_stops_on_the_verdict(void **st) {
+  (void)st;
+  char *cfg = config_in(scratch, "d.yaml",
+                        "schema: 1\nname: d\nplugin: \"null\"\n"
+                        "matrix: {spin_ns: [20000, 60000]}\n"
+                        "timing: {warmup: 1, cycles: 6, iters: 10}\n"
+                        "order: {interleave: spin_ns, replicates: {min: 3, max: 40, precision: "
+                        "0.0001%, decided: 2%}}\n"
+                        "output: d.jsonl\n");
+  cmd_result_t r = run(cfg, NULL);
+  assert_int_equal(r.exit_code, 0);
+  assert_non_null(strstr(r.err, "every verdict at the 2% threshold decided beyond doubt"));
+  char *out = path_join(scratch, "d.jsonl");
+  json_t *recs = results_read(out);
+  assert_string_equal(stop_reason(recs), "decided");
+  assert_true(stop_blocks(recs) >= 3 && stop_blocks(recs) < 40);
+  const json_t *stop = last_of(recs, "stop");
+  assert_true(json_real_value(json_object_get(stop, "decided")) == 0.02);
+  json_t *adaptive =
+      json_object_get(json_object_get(last_of(recs, "experiment"), "schedule"), "adaptive");
+  assert_true(json_real_value(json_object_get(adaptive, "decided")) == 0.02);
+  json_decref(recs);
+  const char *rep[] = {"report", out, NULL};
+  cmd_result_t rr = rigor_exec(scratch, rep);
+  assert_non_null(strstr(rr.out, "every verdict at the 2.00% threshold was beyond doubt"));
+  assert_non_null(strstr(rr.out, "slower"));
+  cmd_result_free(&rr);
+
+  /* A decided experiment is finished: --resume runs nothing more. */
+  cmd_result_t again = run(cfg, "--resume");
+  assert_int_equal(again.exit_code, 0);
+  recs = results_read(out);
+  assert_int_equal(results_count(recs, "stop", NULL, NULL), 1);
+  json_decref(recs);
+  cmd_result_free(&again);
+  free(out);
+  cmd_result_free(&r);
+  free(cfg);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test_setup_teardown(test_precision_reached_completes_the_square, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_rows_and_an_incomplete_square, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_max_reached, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_deadline_stops_adaptive_replication, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_resume_after_sigkill, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_precision_reached_completes_the_square, scratch_setup,
+                                      scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_rows_and_an_incomplete_square, scratch_setup,
+                                      scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_max_reached, scratch_setup, scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_deadline_stops_adaptive_replication, scratch_setup,
+                                      scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_resume_after_sigkill, scratch_setup, scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_decided_stops_on_the_verdict, scratch_setup,
+                                      scratch_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -21,20 +21,6 @@
 #include "precision_acc.h"
 #include "support.h"
 
-static char *dir;
-
-static int setup(void **st) {
-  (void)st;
-  dir = tmpdir_make();
-  return 0;
-}
-
-static int teardown(void **st) {
-  (void)st;
-  tmpdir_remove(dir);
-  return 0;
-}
-
 static const char *type_of(const json_t *rec) {
   return json_string_value(json_object_get(rec, "type"));
 }
@@ -159,11 +145,11 @@ static void run_and_check(const char *name, const char *yaml, const char *reason
   char file[64], results[64];
   snprintf(file, sizeof file, "%s.yaml", name);
   snprintf(results, sizeof results, "%s.jsonl", name);
-  char *cfg = config_in(dir, file, yaml);
+  char *cfg = config_in(scratch, file, yaml);
   const char *args[] = {"run", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--no-report", NULL};
-  cmd_result_t r = rigor_exec(dir, args);
+  cmd_result_t r = rigor_exec(scratch, args);
   if (r.exit_code != 0) fail_msg("rigor exited %d:\n%s", r.exit_code, r.err);
-  char *out = path_join(dir, results);
+  char *out = path_join(scratch, results);
   json_t *recs = results_read(out);
   assert_string_equal(json_string_value(json_object_get(last_stop(recs), "reason")), reason);
   check_stop_record(out, recs);
@@ -263,13 +249,13 @@ static int fail_at_second_run(void *arg, const rigor_job_t *job, const json_t *r
  * starts after it. */
 static void test_a_follow_error_stops_the_runner(void **st) {
   (void)st;
-  char *cfg_path = config_in(dir, "f.yaml",
+  char *cfg_path = config_in(scratch, "f.yaml",
                              "schema: 1\nname: f\nplugin: \"null\"\n"
                              "matrix: {spin_ns: [20000, 30000]}\n"
                              "timing: {warmup: 0, cycles: 2, iters: 10}\n"
                              "order: {replicates: {min: 2, max: 6, precision: 0.0001%}}\n"
                              "output: f.jsonl\n");
-  char *out = path_join(dir, "f.jsonl");
+  char *out = path_join(scratch, "f.jsonl");
   const char *plugin_dirs[] = {RIGOR_TEST_PLUGIN_DIR, NULL};
   rigor_config_opts_t copts = {.search = {.extra_dirs = plugin_dirs}, .output_override = out};
   rigor_config_t *cfg = NULL;
@@ -299,13 +285,14 @@ static void test_a_follow_error_stops_the_runner(void **st) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test_setup_teardown(test_contrasts_at_max, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_cells, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_rows, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_interleaved_arms, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_exact_metric, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_contrasts_at_max, scratch_setup, scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_cells, scratch_setup, scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_rows, scratch_setup, scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_interleaved_arms, scratch_setup, scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_exact_metric, scratch_setup, scratch_teardown),
       cmocka_unit_test(test_a_bad_record_is_an_error),
-      cmocka_unit_test_setup_teardown(test_a_follow_error_stops_the_runner, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_a_follow_error_stops_the_runner, scratch_setup,
+                                      scratch_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

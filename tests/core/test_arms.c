@@ -17,20 +17,6 @@
 
 #define BUILDS RIGOR_TEST_PLUGIN_DIR "/builds"
 
-static char *dir;
-
-static int setup(void **st) {
-  (void)st;
-  dir = tmpdir_make();
-  return 0;
-}
-
-static int teardown(void **st) {
-  (void)st;
-  tmpdir_remove(dir);
-  return 0;
-}
-
 static const char *type_of(const json_t *rec) {
   return json_string_value(json_object_get(rec, "type"));
 }
@@ -54,10 +40,10 @@ static json_int_t member(const json_t *rec, const char *name) {
 
 /* Runs `rigor ARGS...` in the test folder, expecting exit 0, and reads the results file. */
 static json_t *run_ok(const char *const *args, const char *results) {
-  cmd_result_t r = rigor_exec(dir, args);
+  cmd_result_t r = rigor_exec(scratch, args);
   if (r.exit_code != 0) fail_msg("rigor exited %d:\n%s\n%s", r.exit_code, r.out, r.err);
   cmd_result_free(&r);
-  char *out = path_join(dir, results);
+  char *out = path_join(scratch, results);
   json_t *recs = results_read(out);
   free(out);
   return recs;
@@ -140,7 +126,7 @@ static void check_abba(const json_t *recs, size_t runs, size_t cycles) {
  * has seen; the build axis interleaves by default when --build names it. */
 static void test_same_so_twice_is_two_instances(void **st) {
   (void)st;
-  char *cfg = config_in(dir, "aa.yaml",
+  char *cfg = config_in(scratch, "aa.yaml",
                         "schema: 1\nname: aa\nplugin: instances\n"
                         "timing: {warmup: 1, cycles: 4, iters: 5}\n"
                         "order: {replicates: 4}\n"
@@ -148,7 +134,7 @@ static void test_same_so_twice_is_two_instances(void **st) {
   const char *plan[] = {
       "plan", cfg, "--build", "a=" RIGOR_TEST_PLUGIN_DIR, "--build", "b=" RIGOR_TEST_PLUGIN_DIR,
       NULL};
-  cmd_result_t p = rigor_exec(dir, plan);
+  cmd_result_t p = rigor_exec(scratch, plan);
   assert_int_equal(p.exit_code, 0);
   assert_non_null(strstr(p.out, "1 cells x 4 blocks = 4 runs"));
   assert_non_null(strstr(p.out, "interleave build: 2 arms in every run (a, b)"));
@@ -192,7 +178,7 @@ static void test_same_so_twice_is_two_instances(void **st) {
   json_decref(recs);
 
   /* interleave: none keeps each build in runs of its own: one instance per process. */
-  char *none = config_in(dir, "none.yaml",
+  char *none = config_in(scratch, "none.yaml",
                          "schema: 1\nname: none\nplugin: instances\n"
                          "timing: {warmup: 0, cycles: 2, iters: 5}\n"
                          "order: {replicates: 2, interleave: none}\n"
@@ -216,7 +202,7 @@ static void test_same_so_twice_is_two_instances(void **st) {
   free(none);
 
   /* A launcher job does not host arms yet: there --build keeps a build per run, and says so. */
-  char *launched = config_in(dir, "launched.yaml",
+  char *launched = config_in(scratch, "launched.yaml",
                              "schema: 1\nname: launched\nplugin: instances\n"
                              "launcher: [mpirun, -np, \"{ranks}\"]\n"
                              "output: launched.jsonl\n");
@@ -224,7 +210,7 @@ static void test_same_so_twice_is_two_instances(void **st) {
                          "--build", "a=" RIGOR_TEST_PLUGIN_DIR,
                          "--build", "b=" RIGOR_TEST_PLUGIN_DIR,
                          NULL};
-  p = rigor_exec(dir, largs);
+  p = rigor_exec(scratch, largs);
   assert_int_equal(p.exit_code, 0);
   assert_non_null(strstr(p.out, "2 variants x 1 blocks"));
   assert_non_null(strstr(p.err, "a launcher job does not host arms yet"));
@@ -237,7 +223,7 @@ static void test_same_so_twice_is_two_instances(void **st) {
  * each build from a private copy, the order in its records. */
 static void test_spawned_run_hosts_its_arms(void **st) {
   (void)st;
-  char *cfg = config_in(dir, "spawned.yaml",
+  char *cfg = config_in(scratch, "spawned.yaml",
                         "schema: 1\nname: spawned\nplugin: instances\n"
                         "timing: {warmup: 0, cycles: 4, iters: 3}\n"
                         "environment: {randomize_env: true}\n"
@@ -283,7 +269,7 @@ static void test_two_builds_in_one_process(void **st) {
            "order: {interleave: build, replicates: 2}\n"
            "output: ab.jsonl\n",
            RIGOR_PLUGIN_DIR, BUILDS);
-  char *cfg = config_in(dir, "ab.yaml", yaml);
+  char *cfg = config_in(scratch, "ab.yaml", yaml);
   /* The builds folder lies outside the config's folder: named there only knowingly. */
   const char *args[] = {"run", cfg, "--no-report", "--allow-external-extends", NULL};
   json_t *recs = run_ok(args, "ab.jsonl");
@@ -311,7 +297,7 @@ static void test_two_builds_in_one_process(void **st) {
            "order: {interleave: build}\n"
            "output: cal.jsonl\n",
            RIGOR_PLUGIN_DIR, BUILDS);
-  char *cal = config_in(dir, "cal.yaml", yaml);
+  char *cal = config_in(scratch, "cal.yaml", yaml);
   const char *cargs[] = {"run", cal, "--no-report", "--allow-external-extends", NULL};
   recs = run_ok(cargs, "cal.jsonl");
   json_t *calibration = json_object_get(results_find_run(recs, 0), "calibration");
@@ -327,14 +313,14 @@ static void test_two_builds_in_one_process(void **st) {
  * params, so its elements and the bytes it reports are its own. A second axis makes cells. */
 static void test_param_arms_have_their_own_params(void **st) {
   (void)st;
-  char *cfg = config_in(dir, "elements.yaml",
+  char *cfg = config_in(scratch, "elements.yaml",
                         "schema: 1\nname: elements\nplugin: instances\n"
                         "matrix: {elements: [16, 64], tag: [1, 2]}\n"
                         "timing: {warmup: 1, cycles: 2, iters: 3}\n"
                         "order: {interleave: elements, design: williams, replicates: 2}\n"
                         "output: elements.jsonl\n");
   const char *plan[] = {"plan", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, NULL};
-  cmd_result_t p = rigor_exec(dir, plan);
+  cmd_result_t p = rigor_exec(scratch, plan);
   assert_int_equal(p.exit_code, 0);
   assert_non_null(strstr(p.out, "2 cells x 2 blocks = 4 runs"));
   assert_non_null(strstr(p.out, "interleave elements: 2 arms in every run (16, 64)"));
@@ -365,7 +351,7 @@ static void test_param_arms_have_their_own_params(void **st) {
 /* The stream plugin with two array sizes as arms in one process: each arm moves its own bytes. */
 static void test_stream_arms_with_their_own_elements(void **st) {
   (void)st;
-  char *cfg = config_in(dir, "stream.yaml",
+  char *cfg = config_in(scratch, "stream.yaml",
                         "schema: 1\nname: stream\nplugin: stream\n"
                         "params: {kernels: triad, threads: 1}\n"
                         "matrix: {elements: [4096, 8192]}\n"
@@ -393,7 +379,7 @@ static void test_stream_arms_with_their_own_elements(void **st) {
 /* Exec arms: each arm runs its own command, here one that prints its arm's variable. */
 static void test_exec_arms_run_their_own_commands(void **st) {
   (void)st;
-  char *cfg = config_in(dir, "exec.yaml",
+  char *cfg = config_in(scratch, "exec.yaml",
                         "schema: 1\nname: exec\nplugin: exec\n"
                         "params:\n"
                         "  command: [echo, \"{n}\"]\n"
@@ -403,7 +389,7 @@ static void test_exec_arms_run_their_own_commands(void **st) {
                         "order: {interleave: vars.n, replicates: 2}\n"
                         "output: exec.jsonl\n");
   const char *plan[] = {"plan", cfg, NULL};
-  cmd_result_t p = rigor_exec(dir, plan);
+  cmd_result_t p = rigor_exec(scratch, plan);
   assert_int_equal(p.exit_code, 0);
   assert_non_null(strstr(p.out, "interleave vars.n: 3 arms in every run (7, 9, 11)"));
   assert_non_null(strstr(p.out, "Williams square"));
@@ -436,17 +422,17 @@ static void test_exec_arms_run_their_own_commands(void **st) {
  * is finished), a failed check makes it invalid while the other arm's samples stay right. */
 static void test_a_failing_arm_fails_its_run(void **st) {
   (void)st;
-  char *cfg = config_in(dir, "init.yaml",
+  char *cfg = config_in(scratch, "init.yaml",
                         "schema: 1\nname: init\nplugin: fault\n"
                         "matrix: {mode: [none, init_error]}\n"
                         "timing: {warmup: 0, cycles: 2, iters: 1}\n"
                         "order: {interleave: mode}\n"
                         "output: init.jsonl\n");
   const char *args[] = {"run", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--no-report", NULL};
-  cmd_result_t r = rigor_exec(dir, args);
+  cmd_result_t r = rigor_exec(scratch, args);
   assert_int_equal(r.exit_code, 1);
   cmd_result_free(&r);
-  char *out = path_join(dir, "init.jsonl");
+  char *out = path_join(scratch, "init.jsonl");
   json_t *recs = results_read(out);
   json_t *run = results_find_run(recs, 0);
   assert_string_equal(json_string_value(json_object_get(run, "status")), "failed");
@@ -456,17 +442,17 @@ static void test_a_failing_arm_fails_its_run(void **st) {
   free(out);
   free(cfg);
 
-  cfg = config_in(dir, "check.yaml",
+  cfg = config_in(scratch, "check.yaml",
                   "schema: 1\nname: check\nplugin: fault\n"
                   "matrix: {mode: [none, fail_validate]}\n"
                   "timing: {warmup: 0, cycles: 2, iters: 1, check: 1}\n"
                   "order: {interleave: mode}\n"
                   "output: check.jsonl\n");
   const char *cargs[] = {"run", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--no-report", NULL};
-  r = rigor_exec(dir, cargs);
+  r = rigor_exec(scratch, cargs);
   assert_int_equal(r.exit_code, 3);
   cmd_result_free(&r);
-  out = path_join(dir, "check.jsonl");
+  out = path_join(scratch, "check.jsonl");
   recs = results_read(out);
   assert_string_equal(json_string_value(json_object_get(results_find_run(recs, 0), "status")),
                       "invalid");
@@ -486,13 +472,20 @@ static void test_a_failing_arm_fails_its_run(void **st) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test_setup_teardown(test_same_so_twice_is_two_instances, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_two_builds_in_one_process, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_spawned_run_hosts_its_arms, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_param_arms_have_their_own_params, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_stream_arms_with_their_own_elements, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_exec_arms_run_their_own_commands, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_a_failing_arm_fails_its_run, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_same_so_twice_is_two_instances, scratch_setup,
+                                      scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_two_builds_in_one_process, scratch_setup,
+                                      scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_spawned_run_hosts_its_arms, scratch_setup,
+                                      scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_param_arms_have_their_own_params, scratch_setup,
+                                      scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_stream_arms_with_their_own_elements, scratch_setup,
+                                      scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_exec_arms_run_their_own_commands, scratch_setup,
+                                      scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_a_failing_arm_fails_its_run, scratch_setup,
+                                      scratch_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,23 +17,9 @@
 
 #define BUILDS RIGOR_TEST_PLUGIN_DIR "/builds"
 
-static char *dir;
-
-static int setup(void **st) {
-  (void)st;
-  dir = tmpdir_make();
-  return 0;
-}
-
-static int teardown(void **st) {
-  (void)st;
-  tmpdir_remove(dir);
-  return 0;
-}
-
 /* A folder DIR/NAME holding a copy of the plain null plugin. */
 static char *null_folder(const char *name, mode_t mode) {
-  char *folder = path_join(dir, name);
+  char *folder = path_join(scratch, name);
   mkdir(folder, 0755);
   char *to = path_join(folder, "null.so");
   FILE *src = fopen(RIGOR_PLUGIN_DIR "/null.so", "rb"), *dst = fopen(to, "wb");
@@ -48,7 +34,7 @@ static char *null_folder(const char *name, mode_t mode) {
 }
 
 static cmd_result_t rigor(const char *const *args) {
-  return rigor_exec(dir, args);
+  return rigor_exec(scratch, args);
 }
 
 static json_t *experiment_of(const json_t *recs) {
@@ -91,12 +77,12 @@ static void test_two_folders_share_one_schedule(void **st) {
            "order: {design: mirrored, replicates: 2}\n"
            "output: ab.jsonl\n",
            BUILDS);
-  char *cfg = config_in(dir, "ab.yaml", yaml);
+  char *cfg = config_in(scratch, "ab.yaml", yaml);
   /* The builds folder lies outside the config's folder: named there only knowingly. */
   const char *args[] = {"run", cfg, "--no-report", "--allow-external-extends", NULL};
   cmd_result_t r = rigor(args);
   assert_int_equal(r.exit_code, 0);
-  char *out = path_join(dir, "ab.jsonl");
+  char *out = path_join(scratch, "ab.jsonl");
   json_t *recs = results_read(out);
   assert_int_equal(results_count(recs, "run", "status", "ok"), 4);
   check_each_run_loaded_its_build(recs);
@@ -145,11 +131,11 @@ static void test_two_folders_share_one_schedule(void **st) {
            "order: {design: mirrored, replicates: 2}\n"
            "output: spawned.jsonl\n",
            BUILDS);
-  char *spawned = config_in(dir, "spawned.yaml", yaml);
+  char *spawned = config_in(scratch, "spawned.yaml", yaml);
   const char *sargs[] = {"run", spawned, "--no-report", "--allow-external-extends", NULL};
   cmd_result_t s = rigor(sargs);
   assert_int_equal(s.exit_code, 0);
-  char *sout = path_join(dir, "spawned.jsonl");
+  char *sout = path_join(scratch, "spawned.jsonl");
   recs = results_read(sout);
   assert_int_equal(results_count(recs, "run", "status", "ok"), 4);
   check_each_run_loaded_its_build(recs);
@@ -167,7 +153,7 @@ static void test_same_so_twice_from_the_command_line(void **st) {
   (void)st;
   /* The gate is opened wide so that this machine's noise cannot make the rows `unstable`: the
    * contrast must then read `same` within a threshold of 50%. */
-  char *cfg = config_in(dir, "aa.yaml",
+  char *cfg = config_in(scratch, "aa.yaml",
                         "schema: 1\nname: aa\nplugin: \"null\"\n"
                         "matrix: {spin_ns: [20000, 40000]}\n"
                         "timing: {warmup: 0, cycles: 3, iters: 10}\n"
@@ -187,7 +173,7 @@ static void test_same_so_twice_from_the_command_line(void **st) {
       NULL};
   cmd_result_t r = rigor(args);
   assert_int_equal(r.exit_code, 0);
-  char *out = path_join(dir, "aa.jsonl");
+  char *out = path_join(scratch, "aa.jsonl");
   json_t *recs = results_read(out);
   assert_int_equal(results_count(recs, "run", "status", "ok"), 16);
   json_t *builds = json_object_get(experiment_of(recs), "builds");
@@ -243,7 +229,7 @@ static void expect_refused(const char *cfg, const char *build_dir, const char *n
 
 static void test_schema_mismatch_is_refused(void **st) {
   (void)st;
-  char *cfg = config_in(dir, "m.yaml",
+  char *cfg = config_in(scratch, "m.yaml",
                         "schema: 1\nname: m\nplugin: \"null\"\n"
                         "timing: {cycles: 2}\n"
                         "output: m.jsonl\n");
@@ -251,7 +237,7 @@ static void test_schema_mismatch_is_refused(void **st) {
   expect_refused(cfg, BUILDS "/retypes_param", "param 'spin_ns' has type int (uint in the other)");
   expect_refused(cfg, BUILDS "/adds_param", "--build cand=" BUILDS "/adds_param: build 'cand'");
   /* A folder without the plugin, and a folder anyone may write to. */
-  expect_refused(cfg, dir, "build 'cand': plugin 'null': no plugin named 'null'");
+  expect_refused(cfg, scratch, "build 'cand': plugin 'null': no plugin named 'null'");
   char *open_dir = null_folder("open", 0777);
   expect_refused(cfg, open_dir, "world-writable");
   free(open_dir);
@@ -266,14 +252,14 @@ static void test_schema_mismatch_is_refused(void **st) {
            "    - {label: cand, plugin_path: %s/adds_param}\n"
            "output: m.jsonl\n",
            RIGOR_PLUGIN_DIR, BUILDS);
-  char *in_file = config_in(dir, "f.yaml", yaml);
+  char *in_file = config_in(scratch, "f.yaml", yaml);
   const char *args[] = {"run", in_file, "--allow-external-extends", NULL};
   cmd_result_t r = rigor(args);
   assert_int_equal(r.exit_code, 2);
   assert_non_null(strstr(r.err, "f.yaml:7:7: build 'cand' ("));
   assert_non_null(strstr(r.err, "cannot share an experiment with build 'base'"));
   assert_non_null(strstr(r.err, "param 'extra' is added"));
-  char *out = path_join(dir, "m.jsonl");
+  char *out = path_join(scratch, "m.jsonl");
   assert_null(read_file(out)); /* refused before anything ran */
   free(out);
   cmd_result_free(&r);
@@ -283,7 +269,7 @@ static void test_schema_mismatch_is_refused(void **st) {
 
 /* A folder of the marker "null.so", whose constructor leaves DIR/mark when it is loaded. */
 static char *marker_folder(const char *name) {
-  char *folder = path_join(dir, name);
+  char *folder = path_join(scratch, name);
   mkdir(folder, 0755);
   char *to = path_join(folder, "null.so");
   FILE *src = fopen(BUILDS "/marker/null.so", "rb"), *dst = fopen(to, "wb");
@@ -298,7 +284,7 @@ static char *marker_folder(const char *name) {
 }
 
 static bool marked(void) {
-  char *mark = path_join(dir, "mark");
+  char *mark = path_join(scratch, "mark");
   bool there = access(mark, F_OK) == 0;
   free(mark);
   return there;
@@ -309,9 +295,9 @@ static bool marked(void) {
 static void test_config_chosen_folder_stays_inside(void **st) {
   (void)st;
   char *outside = marker_folder("outside");
-  char *proj = path_join(dir, "proj");
+  char *proj = path_join(scratch, "proj");
   mkdir(proj, 0755);
-  char *mark = path_join(dir, "mark");
+  char *mark = path_join(scratch, "mark");
   setenv("RIGOR_TEST_MARK", mark, 1);
   const char *const paths[] = {"../outside", outside};
   for (size_t i = 0; i < 2; i++) {
@@ -348,7 +334,7 @@ static void test_config_chosen_folder_stays_inside(void **st) {
 /* A shared base's plugin folder that others could write is refused before it is loaded. */
 static void test_shared_base_folder_is_trusted_first(void **st) {
   (void)st;
-  char *shared = path_join(dir, "shared");
+  char *shared = path_join(scratch, "shared");
   mkdir(shared, 0755);
   char *open_folder = path_join(shared, "w");
   mkdir(open_folder, 0755);
@@ -356,9 +342,9 @@ static void test_shared_base_folder_is_trusted_first(void **st) {
   chmod(open_folder, 0777);
   free(config_in(shared, "team.yaml",
                  "schema: 1\nmatrix:\n  build:\n    - {label: t, plugin_path: w/inner}\n"));
-  char *mark = path_join(dir, "mark");
+  char *mark = path_join(scratch, "mark");
   setenv("RIGOR_TEST_MARK", mark, 1);
-  char *cfg = config_in(dir, "uses.yaml",
+  char *cfg = config_in(scratch, "uses.yaml",
                         "schema: 1\nextends: team.yaml\nname: uses\nplugin: \"null\"\n"
                         "output: uses.jsonl\n");
   const char *args[] = {"validate", cfg, "--config-path", shared, NULL};
@@ -375,11 +361,16 @@ static void test_shared_base_folder_is_trusted_first(void **st) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test_setup_teardown(test_two_folders_share_one_schedule, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_same_so_twice_from_the_command_line, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_schema_mismatch_is_refused, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_config_chosen_folder_stays_inside, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_shared_base_folder_is_trusted_first, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_two_folders_share_one_schedule, scratch_setup,
+                                      scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_same_so_twice_from_the_command_line, scratch_setup,
+                                      scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_schema_mismatch_is_refused, scratch_setup,
+                                      scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_config_chosen_folder_stays_inside, scratch_setup,
+                                      scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_shared_base_folder_is_trusted_first, scratch_setup,
+                                      scratch_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,23 +14,9 @@
 
 #include "support.h"
 
-static char *dir;
-
-static int setup(void **st) {
-  (void)st;
-  dir = tmpdir_make();
-  return 0;
-}
-
-static int teardown(void **st) {
-  (void)st;
-  tmpdir_remove(dir);
-  return 0;
-}
-
 static cmd_result_t run_file(const char *cfg) {
   const char *args[] = {"run", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--no-report", NULL};
-  return rigor_exec(dir, args);
+  return rigor_exec(scratch, args);
 }
 
 static double floor_of(const json_t *recs) {
@@ -50,7 +36,7 @@ static double floor_of(const json_t *recs) {
  * target, the last reaches it, and the samples keep the last count. */
 static void test_iters_double_until_min_window(void **st) {
   (void)st;
-  char *cfg = config_in(dir, "cal.yaml",
+  char *cfg = config_in(scratch, "cal.yaml",
                         "schema: 1\nname: cal\nplugin: \"null\"\n"
                         "sweep: {spin_ns: [20000, 100000]}\n"
                         "timing: {warmup: 1, cycles: 3, iters: auto, min_window: 1ms}\n"
@@ -58,7 +44,7 @@ static void test_iters_double_until_min_window(void **st) {
                         "output: cal.jsonl\n");
   cmd_result_t r = run_file(cfg);
   assert_int_equal(r.exit_code, 0);
-  char *out = path_join(dir, "cal.jsonl");
+  char *out = path_join(scratch, "cal.jsonl");
   json_t *recs = results_read(out);
   const double spin[] = {20000e-9, 100000e-9};
   double target = fmax(1e-3, 2 * floor_of(recs));
@@ -111,7 +97,7 @@ static void test_iters_double_until_min_window(void **st) {
 
   /* The report shows the chosen counts. */
   const char *args[] = {"report", out, NULL};
-  cmd_result_t rep = rigor_exec(dir, args);
+  cmd_result_t rep = rigor_exec(scratch, args);
   assert_int_equal(rep.exit_code, 0);
   assert_non_null(strstr(rep.out, "iteration calibration"));
   char expect[64];
@@ -128,7 +114,7 @@ static void test_iters_double_until_min_window(void **st) {
  * is too short. */
 static void test_too_short_impossible_under_auto(void **st) {
   (void)st;
-  char *cfg = config_in(dir, "short.yaml",
+  char *cfg = config_in(scratch, "short.yaml",
                         "schema: 1\nname: short\nplugin: \"null\"\n"
                         "matrix: {timing.iters: [1, auto]}\n"
                         "timing: {warmup: 1, cycles: 20, min_window: 1us}\n"
@@ -136,7 +122,7 @@ static void test_too_short_impossible_under_auto(void **st) {
                         "output: short.jsonl\n");
   cmd_result_t r = run_file(cfg);
   assert_int_equal(r.exit_code, 0);
-  char *out = path_join(dir, "short.jsonl");
+  char *out = path_join(scratch, "short.jsonl");
   json_t *recs = results_read(out);
   size_t fixed = 0, fixed_short = 0, autos = 0;
   size_t i;
@@ -165,8 +151,10 @@ static void test_too_short_impossible_under_auto(void **st) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test_setup_teardown(test_iters_double_until_min_window, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_too_short_impossible_under_auto, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_iters_double_until_min_window, scratch_setup,
+                                      scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_too_short_impossible_under_auto, scratch_setup,
+                                      scratch_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

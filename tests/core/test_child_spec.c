@@ -1,6 +1,6 @@
 /* `rigor __child SPEC`: the spec is the one serialised form of a run's settings, and the child
- * parses their timing once from it; a timing it refuses is a spec it cannot read, for the run's
- * one instance and for every interleaved arm. */
+ * parses their timing and environment once from it; a setting it refuses is a spec it cannot read,
+ * for the run's one instance and for every interleaved arm. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -58,10 +58,21 @@ static void test_refused_arm_timing_is_a_bad_spec(void **state) {
   cmd_result_free(&r);
 }
 
+/* The environment is parsed from the spec once too: one it refuses is a bad spec. */
+static void test_refused_environment_is_a_bad_spec(void **state) {
+  (void)state;
+  cmd_result_t r =
+      run_child("{\"timing\":{},\"environment\":{\"telemetry\":{\"interval\":0}}}", NULL);
+  assert_int_equal(r.exit_code, RIGOR_CHILD_BAD_SPEC);
+  assert_non_null(strstr(r.err, "environment.telemetry.interval"));
+  cmd_result_free(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_refused_timing_is_a_bad_spec),
       cmocka_unit_test(test_refused_arm_timing_is_a_bad_spec),
+      cmocka_unit_test(test_refused_environment_is_a_bad_spec),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,22 +14,8 @@
 
 #include "support.h"
 
-static char *dir;
-
-static int setup(void **st) {
-  (void)st;
-  dir = tmpdir_make();
-  return 0;
-}
-
-static int teardown(void **st) {
-  (void)st;
-  tmpdir_remove(dir);
-  return 0;
-}
-
 static bool exists(const char *name) {
-  char *path = path_join(dir, name);
+  char *path = path_join(scratch, name);
   bool there = access(path, F_OK) == 0;
   free(path);
   return there;
@@ -40,11 +26,11 @@ static bool exists(const char *name) {
 
 static void test_launcher_is_a_command(void **st) {
   (void)st;
-  char *cfg = config_in(dir, "l.yaml",
+  char *cfg = config_in(scratch, "l.yaml",
                         "schema: 1\nname: l\nplugin: \"null\"\n" MARKING_LAUNCHER
                         "timing: {warmup: 0, cycles: 1, iters: 1}\noutput: l.jsonl\n");
   const char *plan[] = {"plan", cfg, NULL};
-  cmd_result_t r = rigor_exec(dir, plan);
+  cmd_result_t r = rigor_exec(scratch, plan);
   assert_int_equal(r.exit_code, 0);
   assert_non_null(strstr(r.out, "commands (executed only under --allow-commands)"));
   assert_non_null(strstr(r.out, "! v0 default: launcher: sh -c"));
@@ -52,7 +38,7 @@ static void test_launcher_is_a_command(void **st) {
   cmd_result_free(&r);
 
   const char *run[] = {"run", cfg, "--quiet", NULL};
-  r = rigor_exec(dir, run);
+  r = rigor_exec(scratch, run);
   assert_int_equal(r.exit_code, 2);
   assert_non_null(strstr(r.err, "experiment 'l' would execute external commands"));
   assert_non_null(strstr(r.err, "--allow-commands"));
@@ -61,7 +47,7 @@ static void test_launcher_is_a_command(void **st) {
   assert_false(exists("l.jsonl"));
 
   const char *allowed[] = {"run", cfg, "--quiet", "--allow-commands", NULL};
-  r = rigor_exec(dir, allowed);
+  r = rigor_exec(scratch, allowed);
   assert_int_equal(r.exit_code, 0);
   cmd_result_free(&r);
   assert_true(exists("launched"));
@@ -71,12 +57,12 @@ static void test_launcher_is_a_command(void **st) {
 /* A base the file extends may not slip a launcher past the gate. */
 static void test_launcher_from_a_base(void **st) {
   (void)st;
-  free(config_in(dir, "base.yaml", "schema: 1\n" MARKING_LAUNCHER));
-  char *cfg = config_in(dir, "child.yaml",
+  free(config_in(scratch, "base.yaml", "schema: 1\n" MARKING_LAUNCHER));
+  char *cfg = config_in(scratch, "child.yaml",
                         "schema: 1\nextends: base.yaml\nname: child\nplugin: \"null\"\n"
                         "timing: {warmup: 0, cycles: 1, iters: 1}\noutput: child.jsonl\n");
   const char *run[] = {"run", cfg, "--quiet", NULL};
-  cmd_result_t r = rigor_exec(dir, run);
+  cmd_result_t r = rigor_exec(scratch, run);
   assert_int_equal(r.exit_code, 2);
   assert_non_null(strstr(r.err, "experiment 'child' would execute external commands"));
   cmd_result_free(&r);
@@ -87,7 +73,7 @@ static void test_launcher_from_a_base(void **st) {
 /* The third experiment runs a command: the first two do not run either. */
 static void test_suite_is_checked_whole(void **st) {
   (void)st;
-  char *cfg = config_in(dir, "suite.yaml",
+  char *cfg = config_in(scratch, "suite.yaml",
                         "schema: 1\nname: suite\n"
                         "defaults:\n  timing: {warmup: 0, cycles: 1, iters: 1}\n"
                         "experiments:\n"
@@ -97,7 +83,7 @@ static void test_suite_is_checked_whole(void **st) {
                         "    params: {command: [sh, -c, 'touch executed']}\n"
                         "    output: three.jsonl\n");
   const char *run[] = {"run", cfg, "--quiet", NULL};
-  cmd_result_t r = rigor_exec(dir, run);
+  cmd_result_t r = rigor_exec(scratch, run);
   assert_int_equal(r.exit_code, 2);
   assert_non_null(strstr(r.err, "experiment 'three' would execute external commands"));
   assert_non_null(strstr(r.err, "nothing was run"));
@@ -122,9 +108,9 @@ static void test_plan_shows_a_long_command_in_full(void **st) {
            "schema: 1\nname: long\nplugin: exec\n"
            "params: {command: [echo, %s]}\noutput: long.jsonl\n",
            word);
-  char *cfg = config_in(dir, "long.yaml", yaml);
+  char *cfg = config_in(scratch, "long.yaml", yaml);
   const char *plan[] = {"plan", cfg, NULL};
-  cmd_result_t r = rigor_exec(dir, plan);
+  cmd_result_t r = rigor_exec(scratch, plan);
   assert_int_equal(r.exit_code, 0);
   assert_non_null(strstr(r.out, word));
   assert_null(strstr(r.out, "[cut:"));
@@ -134,10 +120,11 @@ static void test_plan_shows_a_long_command_in_full(void **st) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test_setup_teardown(test_launcher_is_a_command, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_launcher_from_a_base, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_suite_is_checked_whole, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_plan_shows_a_long_command_in_full, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_launcher_is_a_command, scratch_setup, scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_launcher_from_a_base, scratch_setup, scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_suite_is_checked_whole, scratch_setup, scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_plan_shows_a_long_command_in_full, scratch_setup,
+                                      scratch_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

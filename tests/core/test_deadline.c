@@ -12,31 +12,17 @@
 
 #include "support.h"
 
-static char *dir;
-
-static int setup(void **st) {
-  (void)st;
-  dir = tmpdir_make();
-  return 0;
-}
-
-static int teardown(void **st) {
-  (void)st;
-  tmpdir_remove(dir);
-  return 0;
-}
-
 static cmd_result_t run(const char *cfg, const char *extra) {
   const char *args[] = {"run", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--no-report",
                         extra, NULL};
-  return rigor_exec(dir, args);
+  return rigor_exec(scratch, args);
 }
 
 /* 40 runs of about 0.1 s each against a deadline of 0.5 s: the schedule cannot finish, every
  * run that ran is ok or interrupted, and the exit code is 0 (a deadline is no failure). */
 static void test_no_run_starts_past_the_deadline(void **st) {
   (void)st;
-  char *cfg = config_in(dir, "d.yaml",
+  char *cfg = config_in(scratch, "d.yaml",
                         "schema: 1\nname: d\nplugin: \"null\"\n"
                         "params: {spin_ns: 5000000}\n"
                         "timing: {warmup: 0, cycles: 2, iters: 10}\n"
@@ -46,7 +32,7 @@ static void test_no_run_starts_past_the_deadline(void **st) {
   cmd_result_t r = run(cfg, NULL);
   assert_int_equal(r.exit_code, 0);
   assert_non_null(strstr(r.err, "deadline"));
-  char *out = path_join(dir, "d.jsonl");
+  char *out = path_join(scratch, "d.jsonl");
   json_t *recs = results_read(out);
   size_t runs = results_count(recs, "run", NULL, NULL);
   size_t ok = results_count(recs, "run", "status", "ok");
@@ -75,7 +61,7 @@ static void test_no_run_starts_past_the_deadline(void **st) {
  * as interrupted by the deadline, not as a timeout. */
 static void test_a_running_run_gets_only_the_time_left(void **st) {
   (void)st;
-  char *cfg = config_in(dir, "long.yaml",
+  char *cfg = config_in(scratch, "long.yaml",
                         "schema: 1\nname: long\nplugin: \"null\"\n"
                         "params: {spin_ns: 1000000000}\n"
                         "timing: {warmup: 0, cycles: 1, iters: 100, timeout: 600s}\n"
@@ -83,7 +69,7 @@ static void test_a_running_run_gets_only_the_time_left(void **st) {
                         "output: long.jsonl\n");
   cmd_result_t r = run(cfg, NULL);
   assert_int_equal(r.exit_code, 0);
-  char *out = path_join(dir, "long.jsonl");
+  char *out = path_join(scratch, "long.jsonl");
   json_t *recs = results_read(out);
   assert_int_equal(results_count(recs, "run", NULL, NULL), 1);
   json_t *run0 = results_find_run(recs, 0);
@@ -108,8 +94,10 @@ static void test_a_running_run_gets_only_the_time_left(void **st) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test_setup_teardown(test_no_run_starts_past_the_deadline, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_a_running_run_gets_only_the_time_left, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_no_run_starts_past_the_deadline, scratch_setup,
+                                      scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_a_running_run_gets_only_the_time_left, scratch_setup,
+                                      scratch_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,22 +20,8 @@
 #include "reader.h"
 #include "support.h"
 
-static char *dir;
-
-static int setup(void **st) {
-  (void)st;
-  dir = tmpdir_make();
-  return 0;
-}
-
-static int teardown(void **st) {
-  (void)st;
-  tmpdir_remove(dir);
-  return 0;
-}
-
 static char *config(const char *name, const char *yaml) {
-  return config_in(dir, name, yaml);
+  return config_in(scratch, name, yaml);
 }
 
 static bool process_alive(pid_t pid) {
@@ -79,9 +65,9 @@ static void test_sigint_finishes_record_and_kills_burners(void **st) {
            "order: {design: sequential, replicates: 6}\n%soutput: sigint.jsonl\n",
            burner_env);
   char *cfg = config("sigint.yaml", yaml);
-  char *out = path_join(dir, "sigint.jsonl");
+  char *out = path_join(scratch, "sigint.jsonl");
   const char *args[] = {"run", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--quiet", NULL};
-  pid_t pid = rigor_start(dir, args);
+  pid_t pid = rigor_start(scratch, args);
   assert_true(wait_for_runs(out, 1) >= 1);
   usleep(100000); /* inside the second run, burners started */
   kill(pid, SIGINT);
@@ -111,12 +97,12 @@ static void test_sigint_message(void **st) {
                                  "timing: {warmup: 0, cycles: 4, iters: 2}\n"
                                  "order: {design: sequential, replicates: 4}\n"
                                  "output: msg.jsonl\n");
-  char *out = path_join(dir, "msg.jsonl");
-  char *err = path_join(dir, "msg.err");
+  char *out = path_join(scratch, "msg.jsonl");
+  char *err = path_join(scratch, "msg.err");
   pid_t pid = fork();
   assert_true(pid >= 0);
   if (pid == 0) {
-    if (!freopen(err, "w", stderr) || chdir(dir) != 0) _exit(127);
+    if (!freopen(err, "w", stderr) || chdir(scratch) != 0) _exit(127);
     execl(RIGOR_EXE, "rigor", "run", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--quiet",
           (char *)NULL);
     _exit(127);
@@ -164,11 +150,11 @@ static void test_sigkill_resume_twenty_times(void **st) {
   char *ref_cfg = config("reference.yaml", text);
   snprintf(text, sizeof text, "%soutput: kill.jsonl\n", yaml);
   char *cfg = config("kill.yaml", text);
-  char *out = path_join(dir, "kill.jsonl");
-  char *ref_out = path_join(dir, "reference.jsonl");
+  char *out = path_join(scratch, "kill.jsonl");
+  char *ref_out = path_join(scratch, "reference.jsonl");
   const char *ref_args[] = {"run",         ref_cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR,
                             "--no-report", NULL};
-  cmd_result_t r = rigor_exec(dir, ref_args);
+  cmd_result_t r = rigor_exec(scratch, ref_args);
   assert_int_equal(r.exit_code, 0);
   cmd_result_free(&r);
   json_t *ref = results_read(ref_out);
@@ -180,7 +166,7 @@ static void test_sigkill_resume_twenty_times(void **st) {
                         "--resume", NULL};
   int cut_short = 0; /* trials that left the schedule unfinished */
   for (int trial = 0; trial < 20; trial++) {
-    pid_t pid = rigor_start(dir, args);
+    pid_t pid = rigor_start(scratch, args);
     usleep((useconds_t)(rand() % 150000));
     kill(pid, SIGKILL);
     waitpid(pid, NULL, 0);
@@ -198,7 +184,7 @@ static void test_sigkill_resume_twenty_times(void **st) {
     json_decref(records);
   }
   assert_true(cut_short >= 15);
-  r = rigor_exec(dir, args);
+  r = rigor_exec(scratch, args);
   assert_int_equal(r.exit_code, 0);
   cmd_result_free(&r);
 
@@ -236,9 +222,9 @@ static void test_nan_metric_recorded_as_null(void **st) {
                                  "timing: {warmup: 0, cycles: 2, iters: 2}\n"
                                  "output: nan.jsonl\n");
   const char *args[] = {"run", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--no-report", NULL};
-  cmd_result_t r = rigor_exec(dir, args);
+  cmd_result_t r = rigor_exec(scratch, args);
   assert_int_equal(r.exit_code, 0);
-  char *out = path_join(dir, "nan.jsonl");
+  char *out = path_join(scratch, "nan.jsonl");
   json_t *recs = results_read(out);
   assert_int_equal(results_count(recs, "sample", NULL, NULL), 2);
   size_t i;
@@ -272,9 +258,9 @@ static void test_timeout_with_burners_kills_both(void **st) {
            burner_env);
   char *cfg = config("hangnoise.yaml", yaml);
   const char *args[] = {"run", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--no-report", NULL};
-  cmd_result_t r = rigor_exec(dir, args);
+  cmd_result_t r = rigor_exec(scratch, args);
   assert_int_equal(r.exit_code, 1);
-  char *out = path_join(dir, "hangnoise.jsonl");
+  char *out = path_join(scratch, "hangnoise.jsonl");
   json_t *recs = results_read(out);
   assert_int_equal(results_count(recs, "run", "status", "timeout"), 2);
   assert_int_equal(assert_burners_gone(recs), 2);
@@ -295,9 +281,9 @@ static void test_timeout_fires_on_every_path(void **st) {
                                     "timing: {warmup: 0, cycles: 1000, iters: 1, timeout: 1s}\n"
                                     "output: chatty.jsonl\n");
   const char *args[] = {"run", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--no-report", NULL};
-  cmd_result_t r = rigor_exec(dir, args);
+  cmd_result_t r = rigor_exec(scratch, args);
   assert_int_equal(r.exit_code, 1);
-  char *out = path_join(dir, "chatty.jsonl");
+  char *out = path_join(scratch, "chatty.jsonl");
   json_t *recs = results_read(out);
   assert_int_equal(results_count(recs, "run", "status", "timeout"), 2);
   size_t samples = results_count(recs, "sample", NULL, NULL);
@@ -312,7 +298,7 @@ static void test_timeout_fires_on_every_path(void **st) {
  * killed when its run ends. */
 static void test_escaped_grandchild_is_killed(void **st) {
   (void)st;
-  char *pid_file = path_join(dir, "escaped.pid"), yaml[1024];
+  char *pid_file = path_join(scratch, "escaped.pid"), yaml[1024];
   unlink(pid_file);
   snprintf(yaml, sizeof yaml,
            "schema: 1\nname: orphan\nplugin: fault\n"
@@ -321,7 +307,7 @@ static void test_escaped_grandchild_is_killed(void **st) {
            pid_file);
   char *cfg = config("orphan.yaml", yaml);
   const char *args[] = {"run", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--no-report", NULL};
-  cmd_result_t r = rigor_exec(dir, args);
+  cmd_result_t r = rigor_exec(scratch, args);
   assert_int_equal(r.exit_code, 0);
   char *text = read_file(pid_file);
   assert_non_null(text);
@@ -338,7 +324,7 @@ static void test_escaped_grandchild_is_killed(void **st) {
  * or folder behind. */
 static void test_sigkill_leaves_no_temporary_files(void **st) {
   (void)st;
-  char *tmp = path_join(dir, "tmp");
+  char *tmp = path_join(scratch, "tmp");
   assert_int_equal(mkdir(tmp, 0700), 0);
   char *cfg = config("pad.yaml", "schema: 1\nname: pad\nplugin: fault\n"
                                  "params: {mode: slow, sleep_us: 50000}\n"
@@ -346,10 +332,10 @@ static void test_sigkill_leaves_no_temporary_files(void **st) {
                                  "environment: {randomize_env: true}\n"
                                  "order: {design: sequential, replicates: 4}\n"
                                  "output: pad.jsonl\n");
-  char *out = path_join(dir, "pad.jsonl");
+  char *out = path_join(scratch, "pad.jsonl");
   const char *args[] = {"run", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--quiet", NULL};
   setenv("TMPDIR", tmp, 1);
-  pid_t pid = rigor_start(dir, args);
+  pid_t pid = rigor_start(scratch, args);
   unsetenv("TMPDIR");
   wait_for_runs(out, 1);
   kill(pid, SIGKILL);
@@ -375,9 +361,9 @@ static void test_odd_plugin_values_are_recorded(void **st) {
                                  "matrix: {mode: [bad_utf8, huge_bytes]}\n"
                                  "timing: {warmup: 0, cycles: 1, iters: 1}\noutput: odd.jsonl\n");
   const char *args[] = {"run", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--no-report", NULL};
-  cmd_result_t r = rigor_exec(dir, args);
+  cmd_result_t r = rigor_exec(scratch, args);
   assert_int_equal(r.exit_code, 1);
-  char *out = path_join(dir, "odd.jsonl");
+  char *out = path_join(scratch, "odd.jsonl");
   json_t *recs = results_read(out);
   json_t *failed = results_find_run(recs, 0);
   assert_string_equal(json_string_value(json_object_get(failed, "reason")), "bad ?? bytes");
@@ -399,7 +385,7 @@ static void test_odd_plugin_values_are_recorded(void **st) {
 static cmd_result_t rigor_in_dir(const char *a1, const char *a2, const char *a3, const char *a4,
                                  const char *a5) {
   const char *args[] = {a1, a2, a3, a4, a5, NULL};
-  return rigor_exec(dir, args);
+  return rigor_exec(scratch, args);
 }
 
 static void assert_refusal(cmd_result_t *r, const char *message) {
@@ -412,12 +398,12 @@ static void check_commands_refused(void) {
   char cmd[4096];
   cmd_result_t r;
   char yaml[1024];
-  char *planted = path_join(dir, "PLANTED");
+  char *planted = path_join(scratch, "PLANTED");
   snprintf(yaml, sizeof yaml,
            "schema: 1\nname: cmd\nplugin: pto_vf\n"
            "params: {trace_dir: %s, runner: '[\"touch\", \"%s\"]'}\n"
            "timing: {cycles: 1, iters: 1}\noutput: cmd.jsonl\n",
-           dir, planted);
+           scratch, planted);
   char *cmd_cfg = config("cmd.yaml", yaml);
   r = rigor_in_dir("run", cmd_cfg, "--plugin-path", RIGOR_PLUGIN_DIR, "--no-report");
   assert_refusal(&r, "would execute external commands (see `rigor plan`); nothing was run: "
@@ -441,7 +427,7 @@ static void test_trust_boundaries(void **st) {
   assert_refusal(&r, "plugin name '../null' is not a plain name");
   free(cfg);
 
-  char *open_dir = path_join(dir, "open");
+  char *open_dir = path_join(scratch, "open");
   assert_int_equal(mkdir(open_dir, 0755), 0);
   char *so = path_join(open_dir, "null.so");
   char cmd[4096];
@@ -456,7 +442,7 @@ static void test_trust_boundaries(void **st) {
   free(so);
   free(open_dir);
 
-  char *sub = path_join(dir, "sub");
+  char *sub = path_join(scratch, "sub");
   assert_int_equal(mkdir(sub, 0755), 0);
   char *child = config("sub/child.yaml", "extends: ../ok.yaml\nname: b\n");
   r = rigor_in_dir("validate", child, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, NULL);
@@ -475,9 +461,9 @@ static void test_trust_boundaries(void **st) {
     print_message("pto_vf not built: --allow-commands not checked\n");
 
   /* Results: mode 0644, never written through a symlink over an existing file. */
-  char *victim = path_join(dir, "victim.txt");
+  char *victim = path_join(scratch, "victim.txt");
   write_file(victim, "keep\n");
-  char *link = path_join(dir, "link.jsonl");
+  char *link = path_join(scratch, "link.jsonl");
   assert_int_equal(symlink(victim, link), 0);
   char *sym = config("sym.yaml", "schema: 1\nname: a\nplugin: \"null\"\ntiming: {cycles: 1}\n"
                                  "output: link.jsonl\n");
@@ -491,7 +477,7 @@ static void test_trust_boundaries(void **st) {
   r = rigor_in_dir("run", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--no-report");
   assert_int_equal(r.exit_code, 0);
   cmd_result_free(&r);
-  char *made = path_join(dir, "a.jsonl");
+  char *made = path_join(scratch, "a.jsonl");
   struct stat sb;
   assert_int_equal(stat(made, &sb), 0);
   assert_int_equal(sb.st_mode & 0777, 0644);
@@ -504,17 +490,24 @@ static void test_trust_boundaries(void **st) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test_setup_teardown(test_sigint_finishes_record_and_kills_burners, setup,
-                                      teardown),
-      cmocka_unit_test_setup_teardown(test_sigint_message, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_sigkill_resume_twenty_times, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_nan_metric_recorded_as_null, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_timeout_with_burners_kills_both, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_timeout_fires_on_every_path, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_escaped_grandchild_is_killed, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_sigkill_leaves_no_temporary_files, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_odd_plugin_values_are_recorded, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_trust_boundaries, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_sigint_finishes_record_and_kills_burners, scratch_setup,
+                                      scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_sigint_message, scratch_setup, scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_sigkill_resume_twenty_times, scratch_setup,
+                                      scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_nan_metric_recorded_as_null, scratch_setup,
+                                      scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_timeout_with_burners_kills_both, scratch_setup,
+                                      scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_timeout_fires_on_every_path, scratch_setup,
+                                      scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_escaped_grandchild_is_killed, scratch_setup,
+                                      scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_sigkill_leaves_no_temporary_files, scratch_setup,
+                                      scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_odd_plugin_values_are_recorded, scratch_setup,
+                                      scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_trust_boundaries, scratch_setup, scratch_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,20 +17,6 @@
 
 #include "support.h"
 
-static char *dir;
-
-static int setup(void **st) {
-  (void)st;
-  dir = tmpdir_make();
-  return 0;
-}
-
-static int teardown(void **st) {
-  (void)st;
-  tmpdir_remove(dir);
-  return 0;
-}
-
 static const char quick[] = "schema: 1\nname: quick\nplugin: \"null\"\n"
                             "timing: {warmup: 0, cycles: 2, iters: 10}\n"
                             "order: {design: sequential, replicates: 2}\n";
@@ -39,7 +25,7 @@ static cmd_result_t run_args(const char *a1, const char *a2, const char *a3, con
                              const char *a5) {
   const char *args[] = {
       "run", a1, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--no-report", a2, a3, a4, a5, NULL};
-  return rigor_exec(dir, args);
+  return rigor_exec(scratch, args);
 }
 
 static void expect_refusal(cmd_result_t *r, const char *message) {
@@ -54,13 +40,13 @@ static void expect_refusal(cmd_result_t *r, const char *message) {
  * the first wrote in the same invocation, even with --force. */
 static void test_two_spellings_are_one_file(void **st) {
   (void)st;
-  char *cfg = config_in(dir, "suite.yaml",
+  char *cfg = config_in(scratch, "suite.yaml",
                         "schema: 1\nname: suite\n"
                         "defaults: {plugin: \"null\", timing: {warmup: 0, cycles: 2, iters: 10}}\n"
                         "experiments:\n"
                         "  - {name: a, output: r.jsonl}\n"
                         "  - {name: b, output: ./r.jsonl}\n");
-  char *out = path_join(dir, "r.jsonl");
+  char *out = path_join(scratch, "r.jsonl");
   write_file(out, "");
   cmd_result_t r = run_args(cfg, "--force", NULL, NULL, NULL);
   assert_int_equal(r.exit_code, 0);
@@ -76,9 +62,9 @@ static void test_two_spellings_are_one_file(void **st) {
 /* -o naming the experiment file (or a file it extends) is refused, --force or not. */
 static void test_output_is_never_the_config(void **st) {
   (void)st;
-  char *base = config_in(dir, "base.yaml", "schema: 1\ntiming: {warmup: 0, cycles: 2}\n");
-  char *cfg =
-      config_in(dir, "own.yaml", "schema: 1\nname: own\nplugin: \"null\"\nextends: base.yaml\n");
+  char *base = config_in(scratch, "base.yaml", "schema: 1\ntiming: {warmup: 0, cycles: 2}\n");
+  char *cfg = config_in(scratch, "own.yaml",
+                        "schema: 1\nname: own\nplugin: \"null\"\nextends: base.yaml\n");
   char *before = read_file(cfg), *base_before = read_file(base);
   cmd_result_t r = run_args(cfg, "-o", cfg, "--force", NULL);
   expect_refusal(&r, "is the experiment file");
@@ -96,8 +82,8 @@ static void test_output_is_never_the_config(void **st) {
  * record onto that line. */
 static void test_resume_after_missing_final_newline(void **st) {
   (void)st;
-  char *cfg = config_in(dir, "nl.yaml", quick);
-  char *out = path_join(dir, "nl.jsonl");
+  char *cfg = config_in(scratch, "nl.yaml", quick);
+  char *out = path_join(scratch, "nl.jsonl");
   cmd_result_t r = run_args(cfg, "-o", out, NULL, NULL);
   assert_int_equal(r.exit_code, 0);
   cmd_result_free(&r);
@@ -116,7 +102,7 @@ static void test_resume_after_missing_final_newline(void **st) {
   assert_int_equal(results_count(recs, "run", "status", "ok"), 2);
   json_decref(recs);
   const char *args[] = {"report", out, NULL};
-  r = rigor_exec(dir, args);
+  r = rigor_exec(scratch, args);
   assert_int_equal(r.exit_code, 0);
   cmd_result_free(&r);
   free(out);
@@ -126,16 +112,16 @@ static void test_resume_after_missing_final_newline(void **st) {
 /* One writer at a time: a second run or resume of a file being written is refused. */
 static void test_second_writer_is_refused(void **st) {
   (void)st;
-  char *cfg = config_in(dir, "slow.yaml",
+  char *cfg = config_in(scratch, "slow.yaml",
                         "schema: 1\nname: slow\nplugin: fault\n"
                         "params: {mode: slow, sleep_us: 100000}\n"
                         "timing: {warmup: 0, cycles: 20, iters: 1}\n"
                         "order: {design: sequential, replicates: 3}\n");
-  char *out = path_join(dir, "slow.jsonl");
+  char *out = path_join(scratch, "slow.jsonl");
   const char *args[] = {
       "run", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--quiet", "--no-report", "-o",
       out,   NULL};
-  pid_t first = rigor_start(dir, args);
+  pid_t first = rigor_start(scratch, args);
   /* Wait until the first has written its experiment record, so the file exists. */
   for (int i = 0; i < 500; i++) {
     struct stat sb;
@@ -155,11 +141,11 @@ static void test_second_writer_is_refused(void **st) {
 /* --resume on a file that holds only other experiments is refused. */
 static void test_resume_of_a_foreign_file(void **st) {
   (void)st;
-  char *other = config_in(dir, "other.yaml",
+  char *other = config_in(scratch, "other.yaml",
                           "schema: 1\nname: other\nplugin: \"null\"\n"
                           "timing: {warmup: 0, cycles: 2, iters: 10}\n");
-  char *cfg = config_in(dir, "mine.yaml", quick);
-  char *out = path_join(dir, "shared.jsonl");
+  char *cfg = config_in(scratch, "mine.yaml", quick);
+  char *out = path_join(scratch, "shared.jsonl");
   cmd_result_t r = run_args(other, "-o", out, NULL, NULL);
   assert_int_equal(r.exit_code, 0);
   cmd_result_free(&r);
@@ -174,11 +160,12 @@ static void test_resume_of_a_foreign_file(void **st) {
 /* A raw telemetry sidecar left from deleted results is not appended to. */
 static void test_stale_sidecar(void **st) {
   (void)st;
-  char *cfg = config_in(dir, "side.yaml",
+  char *cfg = config_in(scratch, "side.yaml",
                         "schema: 1\nname: side\nplugin: \"null\"\n"
                         "timing: {warmup: 0, cycles: 2, iters: 10}\n"
                         "environment: {telemetry: {raw: true, interval: 10ms}}\n");
-  char *out = path_join(dir, "side.jsonl"), *side = path_join(dir, "side.jsonl.telemetry.jsonl");
+  char *out = path_join(scratch, "side.jsonl"),
+       *side = path_join(scratch, "side.jsonl.telemetry.jsonl");
   cmd_result_t r = run_args(cfg, "-o", out, NULL, NULL);
   assert_int_equal(r.exit_code, 0);
   cmd_result_free(&r);
@@ -197,7 +184,7 @@ static void test_stale_sidecar(void **st) {
 /* Paths that are no results file: exit 2, with what the path is, and nothing blocks. */
 static void test_bad_output_paths(void **st) {
   (void)st;
-  char *cfg = config_in(dir, "paths.yaml", quick);
+  char *cfg = config_in(scratch, "paths.yaml", quick);
   cmd_result_t r = run_args(cfg, "-o", "", NULL, NULL);
   expect_refusal(&r, "the results path is empty");
   char longname[NAME_MAX + 20];
@@ -205,15 +192,15 @@ static void test_bad_output_paths(void **st) {
   longname[sizeof longname - 1] = '\0';
   r = run_args(cfg, "-o", longname, NULL, NULL);
   expect_refusal(&r, "a file name is longer than");
-  char *folder = path_join(dir, "afolder");
+  char *folder = path_join(scratch, "afolder");
   assert_int_equal(mkdir(folder, 0755), 0);
   r = run_args(cfg, "-o", folder, "--force", NULL);
   expect_refusal(&r, "is a folder");
-  char *dangling = path_join(dir, "dangling.jsonl");
+  char *dangling = path_join(scratch, "dangling.jsonl");
   assert_int_equal(symlink("/nonexistent/target", dangling), 0);
   r = run_args(cfg, "-o", dangling, NULL, NULL);
   expect_refusal(&r, "is a symlink");
-  char *fifo = path_join(dir, "fifo.jsonl");
+  char *fifo = path_join(scratch, "fifo.jsonl");
   assert_int_equal(mkfifo(fifo, 0600), 0);
   r = run_args(cfg, "-o", fifo, "--force", NULL);
   expect_refusal(&r, "is a FIFO");
@@ -222,13 +209,18 @@ static void test_bad_output_paths(void **st) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test_setup_teardown(test_two_spellings_are_one_file, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_output_is_never_the_config, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_resume_after_missing_final_newline, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_second_writer_is_refused, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_resume_of_a_foreign_file, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_stale_sidecar, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_bad_output_paths, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_two_spellings_are_one_file, scratch_setup,
+                                      scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_output_is_never_the_config, scratch_setup,
+                                      scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_resume_after_missing_final_newline, scratch_setup,
+                                      scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_second_writer_is_refused, scratch_setup,
+                                      scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_resume_of_a_foreign_file, scratch_setup,
+                                      scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_stale_sidecar, scratch_setup, scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_bad_output_paths, scratch_setup, scratch_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,28 +17,14 @@
 
 #include "support.h"
 
-static char *dir;
-
-static int setup(void **st) {
-  (void)st;
-  dir = tmpdir_make();
-  return 0;
-}
-
-static int teardown(void **st) {
-  (void)st;
-  tmpdir_remove(dir);
-  return 0;
-}
-
 static char *config(const char *name, const char *yaml) {
-  return config_in(dir, name, yaml);
+  return config_in(scratch, name, yaml);
 }
 
 static cmd_result_t run(const char *cfg, const char *extra1, const char *extra2) {
   const char *args[] = {"run",         cfg,    "--plugin-path", RIGOR_TEST_PLUGIN_DIR,
                         "--no-report", extra1, extra2,          NULL};
-  return rigor_exec(dir, args);
+  return rigor_exec(scratch, args);
 }
 
 static const char *run_status(const json_t *records, int k) {
@@ -57,7 +43,7 @@ static void test_null_run_records(void **st) {
                                    "output: basic.jsonl\n");
   cmd_result_t r = run(cfg, NULL, NULL);
   assert_int_equal(r.exit_code, 0);
-  char *out = path_join(dir, "basic.jsonl");
+  char *out = path_join(scratch, "basic.jsonl");
   json_t *recs = results_read(out);
   assert_int_equal(results_count(recs, "experiment", NULL, NULL), 1);
   assert_int_equal(results_count(recs, "run", "status", "ok"), 2);
@@ -126,7 +112,7 @@ static void test_sampled_checks_overlap_the_runs(void **st) {
                                      "output: sampled.jsonl\n");
   cmd_result_t r = run(cfg, NULL, NULL);
   assert_int_equal(r.exit_code, 0);
-  char *out = path_join(dir, "sampled.jsonl");
+  char *out = path_join(scratch, "sampled.jsonl");
   json_t *recs = results_read(out);
   json_t *exp = json_array_get(recs, 0);
   const json_t *checks = json_object_get(exp, "checks");
@@ -150,7 +136,7 @@ static void test_sampled_checks_overlap_the_runs(void **st) {
   }
   assert_int_equal(carrying, 1);
   const char *report[] = {"report", out, NULL};
-  cmd_result_t rep = rigor_exec(dir, report);
+  cmd_result_t rep = rigor_exec(scratch, report);
   assert_int_equal(rep.exit_code, 0);
   cmd_result_free(&rep);
   json_decref(recs);
@@ -171,7 +157,7 @@ static void test_bus_factor_zero_is_kept(void **st) {
                                  "output: bus.jsonl\n");
   cmd_result_t r = run(cfg, NULL, NULL);
   assert_int_equal(r.exit_code, 0);
-  char *out = path_join(dir, "bus.jsonl");
+  char *out = path_join(scratch, "bus.jsonl");
   json_t *recs = results_read(out);
   assert_int_equal(results_count(recs, "sample", NULL, NULL), 3);
   const double factors[] = {1, 0, 1.5};
@@ -205,7 +191,7 @@ static void test_experiments_share_one_output(void **st) {
                                  "output: two.jsonl\n");
   cmd_result_t r = run(cfg, NULL, NULL);
   assert_int_equal(r.exit_code, 0);
-  char *out = path_join(dir, "two.jsonl");
+  char *out = path_join(scratch, "two.jsonl");
   json_t *recs = results_read(out);
   assert_int_equal(results_count(recs, "experiment", NULL, NULL), 2);
   assert_int_equal(results_count(recs, "run", "experiment", "a"), 2);
@@ -231,7 +217,7 @@ static void test_faults_recorded_and_others_continue(void **st) {
                                     "output: faults.jsonl\n");
   cmd_result_t r = run(cfg, NULL, NULL);
   assert_int_equal(r.exit_code, 1);
-  char *out = path_join(dir, "faults.jsonl");
+  char *out = path_join(scratch, "faults.jsonl");
   json_t *recs = results_read(out);
   assert_string_equal(run_status(recs, 0), "ok");
   assert_string_equal(run_status(recs, 1), "crashed");
@@ -264,7 +250,7 @@ static void test_timeout_kills_the_run(void **st) {
                                   "output: hang.jsonl\n");
   cmd_result_t r = run(cfg, NULL, NULL);
   assert_int_equal(r.exit_code, 1);
-  char *out = path_join(dir, "hang.jsonl");
+  char *out = path_join(scratch, "hang.jsonl");
   json_t *recs = results_read(out);
   assert_string_equal(run_status(recs, 0), "timeout");
   assert_string_equal(run_status(recs, 1), "timeout");
@@ -285,7 +271,7 @@ static void test_exit_codes_skip_and_check(void **st) {
                                    "timing: {cycles: 1}\noutput: skip.jsonl\n");
   cmd_result_t r = run(skip, NULL, NULL);
   assert_int_equal(r.exit_code, 5);
-  char *out = path_join(dir, "skip.jsonl");
+  char *out = path_join(scratch, "skip.jsonl");
   json_t *recs = results_read(out);
   assert_string_equal(run_status(recs, 0), "skipped");
   assert_non_null(strstr(json_string_value(json_object_get(results_find_run(recs, 0), "reason")),
@@ -299,7 +285,7 @@ static void test_exit_codes_skip_and_check(void **st) {
                                      "timing: {cycles: 2, iters: 2}\noutput: check.jsonl\n");
   r = run(check, NULL, NULL);
   assert_int_equal(r.exit_code, 3);
-  out = path_join(dir, "check.jsonl");
+  out = path_join(scratch, "check.jsonl");
   recs = results_read(out);
   assert_string_equal(run_status(recs, 0), "invalid");
   assert_int_equal(results_count(recs, "sample", "status", "wrong"), 2);
@@ -314,7 +300,7 @@ static void test_never_overwrites_without_force(void **st) {
   (void)st;
   char *cfg = config("keep.yaml", "schema: 1\nname: keep\nplugin: \"null\"\n"
                                   "timing: {cycles: 1}\noutput: keep.jsonl\n");
-  char *out = path_join(dir, "keep.jsonl");
+  char *out = path_join(scratch, "keep.jsonl");
   write_file(out, "precious\n");
   cmd_result_t r = run(cfg, NULL, NULL);
   assert_int_equal(r.exit_code, 2);
@@ -330,14 +316,14 @@ static void test_never_overwrites_without_force(void **st) {
   json_decref(recs);
   cmd_result_free(&r);
   /* A symlink in place of the results file is never followed. */
-  char *link = path_join(dir, "link.jsonl");
-  char *target = path_join(dir, "target.txt");
+  char *link = path_join(scratch, "link.jsonl");
+  char *target = path_join(scratch, "target.txt");
   write_file(target, "do not touch\n");
   assert_int_equal(symlink(target, link), 0);
   const char *args[] = {
       "run",     cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--no-report", "-o", link,
       "--force", NULL};
-  r = rigor_exec(dir, args);
+  r = rigor_exec(scratch, args);
   assert_int_equal(r.exit_code, 2);
   assert_non_null(strstr(r.err, "never written through a symlink"));
   text = read_file(target);
@@ -359,12 +345,12 @@ static void test_unwritable_telemetry_sidecar_stops_early(void **st) {
                                  "timing: {warmup: 0, cycles: 1, iters: 10}\n"
                                  "environment: {telemetry: {raw: true}}\n"
                                  "output: tel.jsonl\n");
-  char *side = path_join(dir, "tel.jsonl.telemetry.jsonl");
+  char *side = path_join(scratch, "tel.jsonl.telemetry.jsonl");
   assert_int_equal(mkdir(side, 0755), 0);
   cmd_result_t r = run(cfg, NULL, NULL);
   assert_int_equal(r.exit_code, 2);
   assert_non_null(strstr(r.err, "tel.jsonl.telemetry.jsonl: is a folder"));
-  char *out = path_join(dir, "tel.jsonl");
+  char *out = path_join(scratch, "tel.jsonl");
   struct stat sb;
   assert_int_not_equal(stat(out, &sb), 0);
   cmd_result_free(&r);
@@ -393,9 +379,9 @@ static void test_resume_after_sigkill(void **st) {
                                   "timing: {warmup: 0, cycles: 2, iters: 2}\n"
                                   "order: {design: sequential, replicates: 8}\n"
                                   "output: slow.jsonl\n");
-  char *out = path_join(dir, "slow.jsonl");
+  char *out = path_join(scratch, "slow.jsonl");
   const char *args[] = {"run", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--quiet", NULL};
-  pid_t pid = rigor_start(dir, args);
+  pid_t pid = rigor_start(scratch, args);
   /* Kill it once some runs are in, mid-run. */
   wait_for_runs(out, 3);
   usleep(30000);
@@ -442,9 +428,9 @@ static void test_sigterm_stops_cleanly(void **st) {
                                   "timing: {warmup: 0, cycles: 4, iters: 2}\n"
                                   "order: {design: sequential, replicates: 6}\n"
                                   "output: term.jsonl\n");
-  char *out = path_join(dir, "term.jsonl");
+  char *out = path_join(scratch, "term.jsonl");
   const char *args[] = {"run", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--quiet", NULL};
-  pid_t pid = rigor_start(dir, args);
+  pid_t pid = rigor_start(scratch, args);
   wait_for_runs(out, 1);
   usleep(100000); /* well inside the next run, which lasts about 0.4 s */
   kill(pid, SIGTERM);
@@ -476,7 +462,7 @@ static void test_per_iteration_and_blocking(void **st) {
                                   "output: iter.jsonl\n");
   cmd_result_t r = run(cfg, NULL, NULL);
   assert_int_equal(r.exit_code, 0);
-  char *out = path_join(dir, "iter.jsonl");
+  char *out = path_join(scratch, "iter.jsonl");
   json_t *recs = results_read(out);
   assert_int_equal(results_count(recs, "run", "status", "ok"), 4);
   size_t i;
@@ -503,7 +489,7 @@ static void test_flood_does_not_break_records(void **st) {
                                    "output: flood.jsonl\n");
   cmd_result_t r = run(cfg, NULL, NULL);
   assert_int_equal(r.exit_code, 0);
-  char *out = path_join(dir, "flood.jsonl");
+  char *out = path_join(scratch, "flood.jsonl");
   json_t *recs = results_read(out);
   assert_int_equal(results_count(recs, "run", "status", "ok"), 1);
   assert_int_equal(results_count(recs, "sample", NULL, NULL), 2);
@@ -519,12 +505,12 @@ static void test_file_size_limit_keeps_file_valid(void **st) {
                                   "timing: {cycles: 50, iters: 4, per_iteration: true}\n"
                                   "order: {design: sequential, replicates: 20}\n"
                                   "output: full.jsonl\n");
-  char *out = path_join(dir, "full.jsonl");
+  char *out = path_join(scratch, "full.jsonl");
   pid_t pid = fork();
   if (pid == 0) {
     struct rlimit lim = {40000, 40000};
     setrlimit(RLIMIT_FSIZE, &lim);
-    if (chdir(dir) != 0) _exit(126);
+    if (chdir(scratch) != 0) _exit(126);
     int devnull = open("/dev/null", O_WRONLY);
     dup2(devnull, STDOUT_FILENO);
     execl(RIGOR_EXE, RIGOR_EXE, "run", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--quiet",
@@ -568,7 +554,7 @@ static void test_mpi_launcher_aggregates_ranks(void **st) {
   cmd_result_t r = run(cfg, "--allow-commands", NULL);
   if (r.exit_code != 0) fprintf(stderr, "%s\n%s\n", r.out, r.err);
   assert_int_equal(r.exit_code, 0);
-  char *out = path_join(dir, "mpi.jsonl");
+  char *out = path_join(scratch, "mpi.jsonl");
   json_t *recs = results_read(out);
   assert_int_equal(results_count(recs, "run", "status", "ok"), 1);
   assert_int_equal(results_count(recs, "sample", NULL, NULL), 2);
@@ -592,22 +578,32 @@ static void test_mpi_launcher_aggregates_ranks(void **st) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test_setup_teardown(test_null_run_records, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_sampled_checks_overlap_the_runs, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_bus_factor_zero_is_kept, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_experiments_share_one_output, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_faults_recorded_and_others_continue, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_timeout_kills_the_run, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_exit_codes_skip_and_check, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_never_overwrites_without_force, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_unwritable_telemetry_sidecar_stops_early, setup,
-                                      teardown),
-      cmocka_unit_test_setup_teardown(test_resume_after_sigkill, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_sigterm_stops_cleanly, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_per_iteration_and_blocking, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_flood_does_not_break_records, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_file_size_limit_keeps_file_valid, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_mpi_launcher_aggregates_ranks, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_null_run_records, scratch_setup, scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_sampled_checks_overlap_the_runs, scratch_setup,
+                                      scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_bus_factor_zero_is_kept, scratch_setup,
+                                      scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_experiments_share_one_output, scratch_setup,
+                                      scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_faults_recorded_and_others_continue, scratch_setup,
+                                      scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_timeout_kills_the_run, scratch_setup, scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_exit_codes_skip_and_check, scratch_setup,
+                                      scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_never_overwrites_without_force, scratch_setup,
+                                      scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_unwritable_telemetry_sidecar_stops_early, scratch_setup,
+                                      scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_resume_after_sigkill, scratch_setup, scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_sigterm_stops_cleanly, scratch_setup, scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_per_iteration_and_blocking, scratch_setup,
+                                      scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_flood_does_not_break_records, scratch_setup,
+                                      scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_file_size_limit_keeps_file_valid, scratch_setup,
+                                      scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_mpi_launcher_aggregates_ranks, scratch_setup,
+                                      scratch_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -21,20 +21,6 @@
 #include "digest.h"
 #include "support.h"
 
-static char *dir;
-
-static int setup(void **st) {
-  (void)st;
-  dir = tmpdir_make();
-  return 0;
-}
-
-static int teardown(void **st) {
-  (void)st;
-  tmpdir_remove(dir);
-  return 0;
-}
-
 static void copy(const char *from, const char *to) {
   FILE *src = fopen(from, "rb"), *dst = fopen(to, "wb");
   assert_non_null(src);
@@ -48,7 +34,7 @@ static void copy(const char *from, const char *to) {
 
 /* DIR/NAME holding a copy of `so` as FILE. */
 static char *folder_with(const char *name, const char *so, const char *file) {
-  char *folder = path_join(dir, name);
+  char *folder = path_join(scratch, name);
   mkdir(folder, 0755);
   char *to = path_join(folder, file);
   copy(so, to);
@@ -89,10 +75,10 @@ static void rewritten_during_run(const char *name, const char *environment) {
            name, environment, name);
   snprintf(file, sizeof file, "%s.yaml", name);
   snprintf(results, sizeof results, "%s.jsonl", name);
-  char *cfg = config_in(dir, file, yaml);
-  char *out = path_join(dir, results);
+  char *cfg = config_in(scratch, file, yaml);
+  char *out = path_join(scratch, results);
   const char *args[] = {"run", cfg, "--quiet", NULL};
-  pid_t pid = rigor_start(dir, args);
+  pid_t pid = rigor_start(scratch, args);
   assert_true(wait_for_runs(out, 1) >= 1);
   zero_in_place(so);
   int status;
@@ -143,16 +129,16 @@ static void test_resume_refuses_a_rebuilt_build(void **st) {
   char *so = path_join(folder, "null.so");
   char before[65], after[65];
   assert_int_equal(rigor_file_sha256(so, before), 0);
-  char *cfg = config_in(dir, "rb.yaml",
+  char *cfg = config_in(scratch, "rb.yaml",
                         "schema: 1\nname: rb\nplugin: \"null\"\n"
                         "matrix:\n  build:\n    - {label: cand, plugin_path: b}\n"
                         "timing: {warmup: 1, cycles: 2, iters: 10}\n"
                         "order: {design: sequential, replicates: 3}\noutput: rb.jsonl\n");
   const char *args[] = {"run", cfg, "--quiet", NULL};
-  cmd_result_t r = rigor_exec(dir, args);
+  cmd_result_t r = rigor_exec(scratch, args);
   assert_int_equal(r.exit_code, 0);
   cmd_result_free(&r);
-  char *out = path_join(dir, "rb.jsonl");
+  char *out = path_join(scratch, "rb.jsonl");
   keep_first_run(out);
   char *kept = read_file(out);
 
@@ -161,7 +147,7 @@ static void test_resume_refuses_a_rebuilt_build(void **st) {
   copy(RIGOR_TEST_PLUGIN_DIR "/builds/v2/null.so", so);
   assert_int_equal(rigor_file_sha256(so, after), 0);
   const char *resume[] = {"run", cfg, "--quiet", "--resume", NULL};
-  r = rigor_exec(dir, resume);
+  r = rigor_exec(scratch, resume);
   assert_int_equal(r.exit_code, 2);
   assert_non_null(strstr(r.err, before));
   assert_non_null(strstr(r.err, after));
@@ -174,7 +160,7 @@ static void test_resume_refuses_a_rebuilt_build(void **st) {
 
   /* Knowingly: the runs go on, and each new run record names both hashes. */
   const char *allow[] = {"run", cfg, "--quiet", "--resume", "--allow-rebuilt", NULL};
-  r = rigor_exec(dir, allow);
+  r = rigor_exec(scratch, allow);
   assert_int_equal(r.exit_code, 0);
   cmd_result_free(&r);
   json_t *recs = results_read(out);
@@ -202,21 +188,21 @@ static void test_resume_refuses_a_rebuilt_plugin(void **st) {
   char *so = path_join(folder, "null.so");
   char before[65], after[65];
   assert_int_equal(rigor_file_sha256(so, before), 0);
-  char *cfg = config_in(dir, "rp.yaml",
+  char *cfg = config_in(scratch, "rp.yaml",
                         "schema: 1\nname: rp\nplugin: \"null\"\n"
                         "timing: {warmup: 1, cycles: 2, iters: 10}\n"
                         "order: {design: sequential, replicates: 3}\noutput: rp.jsonl\n");
   const char *args[] = {"run", cfg, "--quiet", "--plugin-path", folder, NULL};
-  cmd_result_t r = rigor_exec(dir, args);
+  cmd_result_t r = rigor_exec(scratch, args);
   assert_int_equal(r.exit_code, 0);
   cmd_result_free(&r);
-  char *out = path_join(dir, "rp.jsonl");
+  char *out = path_join(scratch, "rp.jsonl");
   keep_first_run(out);
   unlink(so);
   copy(RIGOR_TEST_PLUGIN_DIR "/builds/v2/null.so", so);
   assert_int_equal(rigor_file_sha256(so, after), 0);
   const char *resume[] = {"run", cfg, "--quiet", "--resume", "--plugin-path", folder, NULL};
-  r = rigor_exec(dir, resume);
+  r = rigor_exec(scratch, resume);
   assert_int_equal(r.exit_code, 2);
   assert_non_null(strstr(r.err, before));
   assert_non_null(strstr(r.err, after));
@@ -224,7 +210,7 @@ static void test_resume_refuses_a_rebuilt_plugin(void **st) {
   /* The same bytes again: the resume goes on. */
   unlink(so);
   copy(RIGOR_PLUGIN_DIR "/null.so", so);
-  r = rigor_exec(dir, resume);
+  r = rigor_exec(scratch, resume);
   assert_int_equal(r.exit_code, 0);
   cmd_result_free(&r);
   free(out), free(cfg), free(so), free(folder);
@@ -242,7 +228,7 @@ static size_t snapshot_folders(const char *root) {
 
 static void test_snapshot_removed_and_stale_ones_swept(void **st) {
   (void)st;
-  char *tmp = path_join(dir, "tmp");
+  char *tmp = path_join(scratch, "tmp");
   mkdir(tmp, 0700);
   /* A folder of a rigor that is gone: its pid is a child that has exited and been reaped. */
   pid_t gone = fork();
@@ -257,12 +243,12 @@ static void test_snapshot_removed_and_stale_ones_swept(void **st) {
   copy(RIGOR_PLUGIN_DIR "/null.so", inner);
   chmod(inner, 0400);
   assert_int_equal(snapshot_folders(tmp), 1);
-  char *cfg = config_in(dir, "sw.yaml",
+  char *cfg = config_in(scratch, "sw.yaml",
                         "schema: 1\nname: sw\nplugin: \"null\"\n"
                         "timing: {warmup: 1, cycles: 2, iters: 10}\noutput: sw.jsonl\n");
   const char *args[] = {"run", cfg, "--quiet", NULL};
   setenv("TMPDIR", tmp, 1);
-  cmd_result_t r = rigor_exec(dir, args);
+  cmd_result_t r = rigor_exec(scratch, args);
   unsetenv("TMPDIR");
   assert_int_equal(r.exit_code, 0);
   cmd_result_free(&r);
@@ -272,11 +258,16 @@ static void test_snapshot_removed_and_stale_ones_swept(void **st) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test_setup_teardown(test_rewrite_in_place_during_forked_runs, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_rewrite_in_place_during_spawned_runs, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_resume_refuses_a_rebuilt_build, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_resume_refuses_a_rebuilt_plugin, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_snapshot_removed_and_stale_ones_swept, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_rewrite_in_place_during_forked_runs, scratch_setup,
+                                      scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_rewrite_in_place_during_spawned_runs, scratch_setup,
+                                      scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_resume_refuses_a_rebuilt_build, scratch_setup,
+                                      scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_resume_refuses_a_rebuilt_plugin, scratch_setup,
+                                      scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_snapshot_removed_and_stale_ones_swept, scratch_setup,
+                                      scratch_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,20 +12,6 @@
 
 #include "support.h"
 
-static char *dir;
-
-static int setup(void **st) {
-  (void)st;
-  dir = tmpdir_make();
-  return 0;
-}
-
-static int teardown(void **st) {
-  (void)st;
-  tmpdir_remove(dir);
-  return 0;
-}
-
 /* No raw carriage return or escape, and the label spelled out. */
 static void assert_shown_escaped(const char *text) {
   assert_null(strchr(text, '\r'));
@@ -35,20 +21,20 @@ static void assert_shown_escaped(const char *text) {
 
 static void test_label_with_control_characters(void **st) {
   (void)st;
-  char *cfg = config_in(dir, "t.yaml",
+  char *cfg = config_in(scratch, "t.yaml",
                         "schema: 1\nname: t\nplugin: \"null\"\n"
                         "matrix:\n  spin_ns:\n"
                         "    - {label: \"a\\rb\\e[31mred\", value: 0}\n"
                         "    - {label: c, value: 10}\n"
                         "timing: {warmup: 0, cycles: 2, iters: 20}\noutput: t.jsonl\n");
   const char *plan[] = {"plan", cfg, NULL};
-  cmd_result_t r = rigor_exec(dir, plan);
+  cmd_result_t r = rigor_exec(scratch, plan);
   assert_int_equal(r.exit_code, 0);
   assert_shown_escaped(r.out);
   cmd_result_free(&r);
 
   const char *run[] = {"run", cfg, "--verbose", "--no-report", NULL};
-  r = rigor_exec(dir, run);
+  r = rigor_exec(scratch, run);
   assert_int_equal(r.exit_code, 0);
   assert_shown_escaped(r.err);
   cmd_result_free(&r);
@@ -56,7 +42,7 @@ static void test_label_with_control_characters(void **st) {
   const char *formats[] = {"text", "md"};
   for (size_t i = 0; i < 2; i++) {
     const char *report[] = {"report", "t.jsonl", "--format", formats[i], NULL};
-    r = rigor_exec(dir, report);
+    r = rigor_exec(scratch, report);
     assert_int_equal(r.exit_code, 0);
     assert_shown_escaped(r.out);
     cmd_result_free(&r);
@@ -66,11 +52,11 @@ static void test_label_with_control_characters(void **st) {
 
 static void test_command_with_a_newline_stays_on_its_line(void **st) {
   (void)st;
-  char *cfg = config_in(dir, "nl.yaml",
+  char *cfg = config_in(scratch, "nl.yaml",
                         "schema: 1\nname: nl\nplugin: exec\n"
                         "params: {command: [echo, \"x\\ny\"]}\noutput: nl.jsonl\n");
   const char *plan[] = {"plan", cfg, NULL};
-  cmd_result_t r = rigor_exec(dir, plan);
+  cmd_result_t r = rigor_exec(scratch, plan);
   assert_int_equal(r.exit_code, 0);
   assert_non_null(strstr(r.out, "! v0 default: echo $'x\\ny'\n"));
   cmd_result_free(&r);
@@ -79,9 +65,10 @@ static void test_command_with_a_newline_stays_on_its_line(void **st) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test_setup_teardown(test_label_with_control_characters, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_command_with_a_newline_stays_on_its_line, setup,
-                                      teardown),
+      cmocka_unit_test_setup_teardown(test_label_with_control_characters, scratch_setup,
+                                      scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_command_with_a_newline_stays_on_its_line, scratch_setup,
+                                      scratch_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

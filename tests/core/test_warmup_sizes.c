@@ -11,20 +11,6 @@
 
 #include "support.h"
 
-static char *dir;
-
-static int setup(void **st) {
-  (void)st;
-  dir = tmpdir_make();
-  return 0;
-}
-
-static int teardown(void **st) {
-  (void)st;
-  tmpdir_remove(dir);
-  return 0;
-}
-
 /* Runs a one-run experiment of `plugin` over the bytes sweep 1KiB, 8KiB with `timing` and returns
  * its records (the run's exit code in *exit_code). */
 static json_t *run_sweep(const char *name, const char *plugin, const char *timing, int *exit_code) {
@@ -35,11 +21,11 @@ static json_t *run_sweep(const char *name, const char *plugin, const char *timin
            "schema: 1\nname: %s\nplugin: \"%s\"\nsweep: {bytes: [1KiB, 8KiB]}\n"
            "timing: {cycles: 2, iters: 3, %s}\noutput: %s\n",
            name, plugin, timing, output);
-  char *cfg = config_in(dir, file, yaml);
+  char *cfg = config_in(scratch, file, yaml);
   const char *args[] = {"run", cfg, "--plugin-path", RIGOR_TEST_PLUGIN_DIR, "--no-report", NULL};
-  cmd_result_t r = rigor_exec(dir, args);
+  cmd_result_t r = rigor_exec(scratch, args);
   *exit_code = r.exit_code;
-  char *out = path_join(dir, output);
+  char *out = path_join(scratch, output);
   json_t *recs = results_read(out);
   free(out);
   free(cfg);
@@ -106,9 +92,12 @@ static void test_plugin_without_hook_fails_the_run(void **st) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test_setup_teardown(test_powers_of_two_warms_every_doubling, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_points_keeps_the_sweep_warmup, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_plugin_without_hook_fails_the_run, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_powers_of_two_warms_every_doubling, scratch_setup,
+                                      scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_points_keeps_the_sweep_warmup, scratch_setup,
+                                      scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_plugin_without_hook_fails_the_run, scratch_setup,
+                                      scratch_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

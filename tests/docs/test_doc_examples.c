@@ -27,6 +27,8 @@
 
 #include <cmocka.h>
 
+#include "test_files.h"
+
 typedef enum { MARK_NONE, MARK_FRAGMENT, MARK_FILE, MARK_BASE, MARK_FAILS, MARK_SKIP } mark_kind_t;
 
 typedef struct mark {
@@ -48,20 +50,6 @@ static void failure(checker_t *c, int line, const char *fmt, ...) {
   fputc('\n', stderr);
   va_end(ap);
   c->n_failed++;
-}
-
-static char *read_file(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  rewind(f);
-  char *s = malloc((size_t)n + 1);
-  size_t got = s ? fread(s, 1, (size_t)n, f) : 0;
-  fclose(f);
-  if (!s) return NULL;
-  s[got] = '\0';
-  return s;
 }
 
 static void write_file(const char *path, const char *text) {
@@ -97,7 +85,7 @@ static int run_shell(const char *dir, const char *command, char **out) {
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
-  *out = read_file(log);
+  *out = test_slurp(log, NULL);
   if (!*out) *out = strdup("");
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
@@ -372,7 +360,7 @@ static void remove_scratch(const checker_t *c) {
 
 /* Checks one document's examples, in the order they appear. Returns the failures. */
 static int check_document(const char *path, const char *doc) {
-  char *text = read_file(path);
+  char *text = test_slurp(path, NULL);
   if (!text) return 0;
   checker_t c = {.doc = doc};
   make_scratch(&c);

@@ -13,27 +13,9 @@
 
 #include <cmocka.h>
 
-#define GOLDEN_DIR RIGOR_SOURCE_DIR "/tests/golden"
+#include "test_files.h"
 
-static char *slurp(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  size_t cap = 4096, n = 0;
-  char *buf = malloc(cap);
-  size_t got;
-  while (buf && (got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-    n += got;
-    if (n + 1 == cap) {
-      char *grown = realloc(buf, cap *= 2);
-      if (!grown) free(buf);
-      buf = grown;
-    }
-  }
-  fclose(f);
-  if (buf) buf[n] = '\0';
-  if (len) *len = n;
-  return buf;
-}
+#define GOLDEN_DIR RIGOR_SOURCE_DIR "/tests/golden"
 
 /* The first line where two texts differ, for a message that points at the change. */
 static int first_difference(const char *a, const char *b) {
@@ -54,7 +36,7 @@ static void check_one(const char *name, int want_rc, const char *args, int updat
   if (rc != want_rc) fail_msg("%s: rigor %s exited %d, expected %d", name, args, rc, want_rc);
   if (update) return;
   size_t n_got = 0, n_want = 0;
-  char *got = slurp(actual, &n_got), *want = slurp(expected, &n_want);
+  char *got = test_slurp(actual, &n_got), *want = test_slurp(expected, &n_want);
   assert_non_null(got);
   if (!want) fail_msg("%s: %s is missing (RIGOR_GOLDEN_UPDATE=1 writes it)", name, expected);
   if (n_got != n_want || memcmp(got, want, n_got) != 0)
@@ -69,7 +51,7 @@ static void golden_outputs(void **state) {
   (void)state;
   const char *update_env = getenv("RIGOR_GOLDEN_UPDATE");
   int update = update_env && strcmp(update_env, "1") == 0;
-  char *list = slurp(GOLDEN_DIR "/commands.txt", NULL);
+  char *list = test_slurp(GOLDEN_DIR "/commands.txt", NULL);
   assert_non_null(list);
   int checked = 0;
   for (char *save = NULL, *line = strtok_r(list, "\n", &save); line;

@@ -1,4 +1,5 @@
 #include "support.h"
+#include "test_files.h"
 
 #include <jansson.h>
 
@@ -180,13 +181,5 @@ const char *hx_scratch(const char *test) {
 }
 
 char *hx_slurp(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  rewind(f);
-  char *buf = malloc((size_t)n + 1);
-  buf[fread(buf, 1, (size_t)n, f)] = '\0';
-  fclose(f);
-  return buf;
+  return test_slurp(path, NULL);
 }

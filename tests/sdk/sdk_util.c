@@ -1,4 +1,5 @@
 #include "sdk_util.h"
+#include "test_files.h"
 
 #include <ftw.h>
 #include <stdio.h>
@@ -12,35 +13,13 @@ int sdk_run(const char *cmd, char **out) {
   size_t len = strlen(cmd) + 8;
   char *full = malloc(len);
   snprintf(full, len, "%s 2>&1", cmd);
-  FILE *p = popen(full, "r");
+  int rc = test_capture(full, out);
   free(full);
-  if (!p) return -1;
-  size_t cap = 4096, n = 0;
-  char *buf = malloc(cap);
-  size_t got;
-  while ((got = fread(buf + n, 1, cap - n - 1, p)) > 0) {
-    n += got;
-    if (cap - n < 2) buf = realloc(buf, cap *= 2);
-  }
-  buf[n] = '\0';
-  *out = buf;
-  int status = pclose(p);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return rc;
 }
 
 char *sdk_read_file(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  size_t cap = 4096, n = 0, got;
-  char *buf = malloc(cap);
-  while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-    n += got;
-    if (cap - n < 2) buf = realloc(buf, cap *= 2);
-  }
-  fclose(f);
-  buf[n] = '\0';
-  if (len) *len = n;
-  return buf;
+  return test_slurp(path, len);
 }
 
 void sdk_scratch_dir(const char *tag, char *out, size_t cap) {

@@ -109,6 +109,7 @@ typedef struct rigor_row {
   double bytes_per_s, flops_per_s, busbw_per_s; /* medians; NaN when not derivable */
   double best_bytes_per_s; /* STREAM's figure: bytes / min time, first cycle excluded */
   size_t n_wrong, n_too_short, n_invalid; /* sample statuses over complete runs */
+  size_t n_checked; /* samples whose correctness check ran (imports of tools without one: 0) */
   rigor_metric_summary_t *metrics;
   size_t n_metrics;
   rigor_figure_t figure;
@@ -136,10 +137,25 @@ typedef struct rigor_run_info {
   size_t n_samples, n_wrong;
 } rigor_run_info_t;
 
+/* A variant's gate as its results record it (variant_settings.c reads it once): the variant's own
+ * `gate`, then the experiment's, then its defaults', then rigor's defaults. */
+typedef struct rigor_gate_settings {
+  double cv_max;
+  uint32_t min_samples;
+  rigor_gate_statistic_t statistic;
+  const json_t *expect; /* gate.expect: {figure: {op, value, text}}, borrowed; NULL: none */
+  /* The history check's change-point test; NaN: its defaults (history.h). */
+  double change_significance, change_min_magnitude, change_window;
+} rigor_gate_settings_t;
+
 typedef struct rigor_variant_info {
   uint32_t index;
   const char *label;
   json_t *axes, *settings; /* borrowed from the experiment record, may be NULL */
+  /* Read once from `settings` (variant_settings.c); the experiment's own when settings is NULL. */
+  rigor_gate_settings_t gate;
+  bool iters_auto;        /* timing.iters: auto: each run calibrated its own count */
+  double clock_threshold; /* environment.telemetry.clock_threshold; NaN when not recorded */
   size_t status_count[RIGOR_RUN_STATUS_COUNT];
   json_t *reasons; /* array of "run K: status: reason" */
   json_t *flags;   /* object: flag -> number of runs */
@@ -174,6 +190,7 @@ typedef struct rigor_exp_analysis {
   bool carryover_balanced; /* every variant followed every other equally often */
   rigor_variant_info_t *variants;
   size_t n_variants;
+  rigor_gate_settings_t gate; /* of a row whose variant the experiment record does not describe */
   rigor_run_info_t *runs;
   size_t n_runs;
   rigor_row_t *rows; /* ordered by variant, then point */
@@ -186,6 +203,13 @@ typedef struct rigor_exp_analysis {
   size_t mismatched_samples; /* samples whose variant is not their run's, not counted */
   json_t *stop;              /* the last stop record (adaptive replication, a deadline), or NULL */
 } rigor_exp_analysis_t;
+
+/* The gate a row of e's variant v answers to. */
+const rigor_gate_settings_t *rigor_gate_of(const rigor_exp_analysis_t *e, uint32_t v);
+
+/* The plugin metric `name` as e's experiment record declares it ({name, unit, better, ...}), or
+ * NULL. */
+const json_t *rigor_metric_declared(const rigor_exp_analysis_t *e, const char *name);
 
 /* Whether the plugin metric `name` of e is a flag rather than a performance figure. The plugin
  * ABI declares no kind, so a flag is read from what is there: the metric's declared unit is

@@ -102,14 +102,17 @@ double rigor__median_of(const dvec_t *d);
 /* The variant's info, created (zeroed) when the records name it first. */
 rigor_variant_info_t *rigor__variant_info(rigor_exp_analysis_t *e, uint32_t v);
 
+/* variant_settings.c: every variant's gate, timing.iters and clock threshold, read once from
+ * the experiment record before the runs are flagged and the rows finished. */
+void rigor__read_variant_settings(rigor_exp_analysis_t *e);
+
 /* rows.c: a row's statistics, run medians and gate verdict from its accumulator. */
 int rigor__finish_row(rigor_exp_analysis_t *e, row_acc_t *ra, run_medians_t *rm);
 void rigor__free_acc(row_acc_t *ra);
 /* Everything a finished row owns. */
 void rigor__free_row(rigor_row_t *row);
 /* expect.c: the row's gate.expect, evaluated on its medians. */
-int rigor__row_expectations(const rigor_exp_analysis_t *e, const rigor_variant_info_t *vi,
-                            rigor_row_t *row);
+int rigor__row_expectations(const rigor_gate_settings_t *gate, rigor_row_t *row);
 /* figure.c: the figure a row is judged by, its run medians and its spreads. */
 int rigor__finish_figure(const rigor_exp_analysis_t *e, row_acc_t *ra);
 /* precision.c: suggested cycles and runs from the variance components. */

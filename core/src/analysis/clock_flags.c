@@ -3,6 +3,7 @@
 #include "analysis_internal.h"
 #include "json_util.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,15 +80,11 @@ int rigor_telemetry_flag_low_clock(const json_t *summaries, double threshold, bo
 int rigor__flag_low_clock(rigor_exp_analysis_t *e) {
   if (e->n_runs == 0) return 0;
   double threshold = RIGOR_CLOCK_THRESHOLD_DEFAULT;
-  for (size_t v = 0; v < e->n_variants; v++) {
-    json_t *t = json_object_get(
-        json_object_get(json_object_get(e->variants[v].settings, "environment"), "telemetry"),
-        "clock_threshold");
-    if (json_is_number(t)) {
-      threshold = json_number_value(t);
+  for (size_t v = 0; v < e->n_variants; v++)
+    if (isfinite(e->variants[v].clock_threshold)) {
+      threshold = e->variants[v].clock_threshold;
       break;
     }
-  }
   json_t *summaries = json_array();
   for (size_t k = 0; k < e->n_runs; k++) {
     json_t *t = json_object_get(e->runs[k].record, "telemetry");

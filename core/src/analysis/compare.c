@@ -110,8 +110,8 @@ static void workload_mismatch(const rigor_exp_analysis_t *eb, const rigor_row_t 
     rigor_clause_append(reason, len, "bytes per operation differ: %.0f -> %.0f", b->bytes,
                         c->bytes);
   /* Under iters: auto each run chose its own count; the settings above already say both did. */
-  bool calibrated = json_is_string(json_object_get(json_object_get(sb, "timing"), "iters")) &&
-                    json_is_string(json_object_get(json_object_get(sc, "timing"), "iters"));
+  bool calibrated = b->variant < eb->n_variants && eb->variants[b->variant].iters_auto &&
+                    c->variant < ec->n_variants && ec->variants[c->variant].iters_auto;
   if (isfinite(b->iters) && isfinite(c->iters) &&
       ((!calibrated && b->iters != c->iters) || b->agg != c->agg))
     rigor_clause_append(reason, len, "iters x agg differ: %.0f x %.0f -> %.0f x %.0f", b->iters,
@@ -331,7 +331,11 @@ static void decide(rigor_comparison_t *c, const rigor_compare_opts_t *o) {
   for (size_t i = 0; i < c->n_rows; i++) {
     rigor_cmp_row_t *r = &c->rows[i];
     r->p_holm = adj[i];
-    if (!r->to_decide) continue;
+    if (!r->to_decide) {
+      rigor_cost_of(r->ratio, r->ci_lo, r->ci_hi, r->base && r->base->figure.higher_is_better,
+                    &r->cost);
+      continue;
+    }
     double fixed = widen_for_sessions(r, o);
     rigor_evidence_t e = {
         .ratio = r->ratio,
@@ -363,6 +367,7 @@ static void decide(rigor_comparison_t *c, const rigor_compare_opts_t *o) {
     rigor_decision_t d;
     rigor_decide(&e, &d);
     r->verdict = d.verdict;
+    r->cost = d.cost;
     r->runs_needed = d.units_needed;
     r->runs_needed_floor = e.unit_sd_floor;
     snprintf(r->reason, sizeof r->reason, "%s", d.reason);
@@ -374,7 +379,7 @@ static void decide(rigor_comparison_t *c, const rigor_compare_opts_t *o) {
       rigor_clause_append(r->reason, sizeof r->reason,
                           "sessions allowed for: %.2f%%, the spread between one side's files",
                           r->session_sd * 100);
-    double change = d.cost - 1;
+    double change = d.cost.ratio - 1;
     if ((r->verdict == RIGOR_CMP_SLOWER || r->verdict == RIGOR_CMP_FASTER) &&
         (r->p95_ratio - 1) * change < 0)
       rigor_clause_append(r->reason, sizeof r->reason, "P95 moved the other way (%+.2f%%)",

@@ -60,6 +60,9 @@ typedef struct rigor_cmp_row {
   uint32_t runs_needed; /* for undetermined rows; 0 when not estimable */
   bool runs_needed_floor;
   rigor_cmp_verdict_t verdict;
+  /* ratio, ci_lo and ci_hi as a cost (decide.h): as the rule read them for a row it decided,
+   * oriented by BASE's figure for the others. */
+  rigor_cost_t cost;
   char reason[512];
 } rigor_cmp_row_t;
 

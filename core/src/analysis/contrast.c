@@ -498,6 +498,7 @@ static void decide(rigor_contrasts_t *set) {
     rigor_decision_t d;
     rigor_decide(&e, &d);
     c->verdict = d.verdict;
+    c->cost = d.cost;
     c->units_needed = d.units_needed;
     snprintf(c->reason, sizeof c->reason, "%s", d.reason);
     if (c->verdict == RIGOR_CMP_SLOWER) set->regression = true;

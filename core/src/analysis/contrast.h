@@ -75,6 +75,7 @@ typedef struct rigor_contrast {
   double window_sd, position_effect;
   uint32_t units_needed; /* blocks (runs) the observed spread calls for; decide.h */
   rigor_cmp_verdict_t verdict;
+  rigor_cost_t cost; /* ratio, lo and hi as a cost, as the rule read them (decide.h) */
   char invalid[256]; /* clauses that make it invalid */
   char reason[512];
 } rigor_contrast_t;

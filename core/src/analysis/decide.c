@@ -95,12 +95,21 @@ static void say_needed(const rigor_evidence_t *e, rigor_decision_t *d) {
                         e->unit_sd_floor ? "at least " : "", d->units_needed, unit);
 }
 
+void rigor_cost_of(double ratio, double lo, double hi, bool higher_is_better, rigor_cost_t *c) {
+  bool up = higher_is_better;
+  c->ratio = up ? 1 / ratio : ratio;
+  c->lo = up ? 1 / hi : lo;
+  c->hi = up ? 1 / lo : hi;
+  c->worse = c->ratio > 1;
+  c->factor = c->worse ? c->ratio : 1 / c->ratio;
+  c->factor_lo = c->worse ? c->lo : 1 / c->hi;
+  c->factor_hi = c->worse ? c->hi : 1 / c->lo;
+}
+
 void rigor_decide(const rigor_evidence_t *e, rigor_decision_t *d) {
   memset(d, 0, sizeof *d);
-  bool up = e->higher_is_better;
-  d->cost = up ? 1 / e->ratio : e->ratio;
-  d->cost_lo = up ? 1 / e->hi : e->lo;
-  d->cost_hi = up ? 1 / e->lo : e->hi;
+  rigor_cost_of(e->ratio, e->lo, e->hi, e->higher_is_better, &d->cost);
+  const rigor_cost_t *c = &d->cost;
   double t = e->threshold;
   if (e->invalid && e->invalid[0]) {
     d->verdict = RIGOR_CMP_INVALID;
@@ -113,10 +122,19 @@ void rigor_decide(const rigor_evidence_t *e, rigor_decision_t *d) {
     return;
   }
   if (e->exact) {
-    d->cost_lo = d->cost_hi = d->cost;
-  } else if (e->n_units < 2 || !isfinite(d->cost_lo) || !isfinite(d->cost_hi)) {
+    rigor_cost_of(e->ratio, e->ratio, e->ratio, e->higher_is_better, &d->cost);
+  } else if (e->n_units >= 2 && (!isfinite(c->lo) || !isfinite(c->hi))) {
+    /* Values so far apart that the interval's ends overflow a double: no verdict can be read
+     * from it, and more units would not change that. */
     d->verdict = RIGOR_CMP_UNDETERMINED;
-    d->units_needed = isfinite(d->cost) ? units_needed(e, log(d->cost)) : 0;
+    rigor_clause_append(d->reason, sizeof d->reason,
+                        "the interval's ends are beyond what a double holds (ratio %.4g): the two "
+                        "sides differ by hundreds of orders of magnitude",
+                        c->ratio);
+    return;
+  } else if (e->n_units < 2 || !isfinite(c->lo) || !isfinite(c->hi)) {
+    d->verdict = RIGOR_CMP_UNDETERMINED;
+    d->units_needed = isfinite(c->ratio) ? units_needed(e, log(c->ratio)) : 0;
     char have[96];
     const char *unit = e->unit_name ? e->unit_name : "units";
     if (e->units_text)
@@ -131,11 +149,11 @@ void rigor_decide(const rigor_evidence_t *e, rigor_decision_t *d) {
   /* A change counts only when the whole interval lies beyond the threshold, and "same" only
    * when the whole interval lies inside it: the data must show the difference is larger, or
    * smaller, than the smallest change that matters, not merely that it is or is not zero. */
-  if (d->cost_lo > 1 + t) {
+  if (c->lo > 1 + t) {
     d->verdict = RIGOR_CMP_SLOWER;
-  } else if (d->cost_hi < 1 - t) {
+  } else if (c->hi < 1 - t) {
     d->verdict = RIGOR_CMP_FASTER;
-  } else if (d->cost_lo >= 1 - t && d->cost_hi <= 1 + t) {
+  } else if (c->lo >= 1 - t && c->hi <= 1 + t) {
     d->verdict = RIGOR_CMP_SAME;
     rigor_clause_append(d->reason, sizeof d->reason,
                         "the whole interval lies within the %.2f%% threshold", t * 100);
@@ -143,7 +161,7 @@ void rigor_decide(const rigor_evidence_t *e, rigor_decision_t *d) {
     d->verdict = RIGOR_CMP_INCONCLUSIVE;
     rigor_clause_append(d->reason, sizeof d->reason,
                         "the interval reaches across the %.2f%% threshold", t * 100);
-    d->units_needed = units_needed(e, log(d->cost));
+    d->units_needed = units_needed(e, log(c->ratio));
     say_needed(e, d);
   }
   if (e->floored)

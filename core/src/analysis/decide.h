@@ -45,6 +45,17 @@ void rigor_decide_side_problems(const rigor_row_t *w, const char *side, char *in
  * each side that differ only across sides are one step apart, not an exact difference). */
 double rigor_decide_relative_quantum(const rigor_figure_t *a, const rigor_figure_t *b);
 
+/* A ratio (candidate / reference) and its interval as a cost, the one orientation every answer
+ * reads: above 1 is worse than the reference (slower, for a time). And the same as "how many
+ * times": the factor (at least 1) by which it is worse when `worse`, else better, with its
+ * interval in that orientation. */
+typedef struct rigor_cost {
+  double ratio, lo, hi;
+  bool worse;
+  double factor, factor_lo, factor_hi;
+} rigor_cost_t;
+void rigor_cost_of(double ratio, double lo, double hi, bool higher_is_better, rigor_cost_t *c);
+
 /* The evidence of one judgement. ratio, lo and hi are candidate / reference of the figure and
  * its interval; the rule orients them by higher_is_better. */
 typedef struct rigor_evidence {
@@ -72,8 +83,7 @@ typedef struct rigor_evidence {
 
 typedef struct rigor_decision {
   rigor_cmp_verdict_t verdict;
-  /* The ratio and interval as a cost: above 1 is worse than the reference. */
-  double cost, cost_lo, cost_hi;
+  rigor_cost_t cost; /* the evidence's ratio and interval as a cost */
   /* The units (as n_units counts them) that the observed spread calls for to decide; 0 when not
    * estimable, RIGOR_CMP_RUNS_NEEDED_MAX + 1 for more than that, UINT32_MAX when no number of
    * units can (fixed_half_width is too wide). */

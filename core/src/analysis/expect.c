@@ -24,15 +24,8 @@ static bool holds(double v, const char *op, double ref) {
   return v < ref;
 }
 
-int rigor__row_expectations(const rigor_exp_analysis_t *e, const rigor_variant_info_t *vi,
-                            rigor_row_t *row) {
-  json_t *cfg = json_object_get(e->record, "config");
-  json_t *gates[] = {json_object_get(vi ? vi->settings : NULL, "gate"),
-                     json_object_get(cfg, "gate"),
-                     json_object_get(json_object_get(cfg, "defaults"), "gate")};
-  const json_t *expect = NULL;
-  for (int i = 0; i < 3 && !expect; i++)
-    expect = json_object_get(gates[i], "expect");
+int rigor__row_expectations(const rigor_gate_settings_t *gate, rigor_row_t *row) {
+  const json_t *expect = gate->expect;
   size_t n = json_object_size(expect);
   if (n == 0) return 0;
   row->expect = calloc(n, sizeof *row->expect);

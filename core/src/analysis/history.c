@@ -55,16 +55,6 @@ static bool wanted(const rigor_history_opts_t *o, const char *name, const char *
   return strstr(name, f) || (hash && strlen(f) >= 4 && strncmp(hash, f, strlen(f)) == 0);
 }
 
-static const json_t *metric_decl(const rigor_exp_analysis_t *e, const char *metric) {
-  size_t i;
-  json_t *m;
-  json_array_foreach(json_object_get(json_object_get(e->record, "plugin"), "metrics"), i, m) {
-    const char *name = json_string_value(json_object_get(m, "name"));
-    if (name && strcmp(name, metric) == 0) return m;
-  }
-  return NULL;
-}
-
 static char *dup_text(const char *s) {
   return strdup(s ? s : "-");
 }
@@ -93,7 +83,7 @@ static long series_for(builder_t *b, const rigor_exp_analysis_t *e, const rigor_
   s->metric = strdup(metric);
   s->name = strdup(name);
   bool is_time = strcmp(metric, "time") == 0;
-  const json_t *decl = is_time ? NULL : metric_decl(e, metric);
+  const json_t *decl = is_time ? NULL : rigor_metric_declared(e, metric);
   const char *unit = json_string_value(json_object_get(decl, "unit"));
   const char *better = json_string_value(json_object_get(decl, "better"));
   s->unit = strdup(is_time ? "s" : unit ? unit : "");
@@ -109,17 +99,8 @@ static long series_for(builder_t *b, const rigor_exp_analysis_t *e, const rigor_
 
 /* The gate of the row's variant, then the experiment's, then its defaults' (as the CV gate). */
 static void read_gate_cpd(const rigor_exp_analysis_t *e, const rigor_row_t *w, gate_cpd_t *g) {
-  const json_t *cfg = json_object_get(e->record, "config");
-  const json_t *settings = w->variant < e->n_variants ? e->variants[w->variant].settings : NULL;
-  const json_t *gates[] = {json_object_get(json_object_get(cfg, "defaults"), "gate"),
-                           json_object_get(cfg, "gate"), json_object_get(settings, "gate")};
-  *g = (gate_cpd_t){NAN, NAN, NAN};
-  for (int i = 0; i < 3; i++) {
-    double v;
-    if (isfinite(v = rigor_json_number_at(gates[i], "change_significance"))) g->significance = v;
-    if (isfinite(v = rigor_json_number_at(gates[i], "change_min_magnitude"))) g->min_magnitude = v;
-    if (isfinite(v = rigor_json_number_at(gates[i], "change_window"))) g->window = v;
-  }
+  const rigor_gate_settings_t *gate = rigor_gate_of(e, w->variant);
+  *g = (gate_cpd_t){gate->change_significance, gate->change_min_magnitude, gate->change_window};
 }
 
 static void unstable_reason(const rigor_row_t *w, char *buf, size_t len) {

@@ -20,6 +20,7 @@ typedef struct held_sample {
   uint32_t variant, point, cycle;
   rigor_sample_status_t status; /* unknown: never usable, never counted */
   bool has_iterations;
+  bool checked;       /* a correctness check ran on the window (check_wrong is a number) */
   const char *window; /* kept once in exp_build.windows */
   double time_s, iters, agg, bytes, flops, bus_factor, bytes_per_s, flops_per_s, busbw_per_s;
   double it_n, it_min, it_max, it_cv, it_p50, it_p95, it_p99;
@@ -217,6 +218,7 @@ static int hold_sample(exp_build_t *b, held_run_t *h, row_acc_t *ra, const rigor
       .cycle = s->cycle < 0 ? 0 : (uint32_t)s->cycle,
       .status = status_of(s),
       .has_iterations = s->has_iterations,
+      .checked = isfinite(s->check_wrong),
       .window = window_name(b, s->window),
       .time_s = s->time_s,
       .iters = s->iters,
@@ -298,6 +300,7 @@ static int add_sample(rigor_exp_analysis_t *e, exp_build_t *b, rigor_run_info_t 
   ra->used = true;
   rigor_row_t *row = &ra->row;
   ri->n_samples++;
+  if (hs->checked) row->n_checked++;
   if (hs->status == RIGOR_SAMPLE_WRONG) {
     row->n_wrong++;
     ri->n_wrong++;
@@ -492,7 +495,6 @@ static void free_row_owned(rigor_row_t *row) {
   row->point_params = NULL;
 }
 
-/* Gate settings: the variant's resolved settings, then the experiment config, then defaults. */
 static int finish_exp(rigor_exp_analysis_t *e, exp_build_t *b) {
   int rc = 0;
   for (size_t k = 0; k < b->n_held; k++) {
@@ -509,6 +511,7 @@ static int finish_exp(rigor_exp_analysis_t *e, exp_build_t *b) {
   free(b->held);
   free(b->held_head);
   json_decref(b->windows);
+  rigor__read_variant_settings(e);
   if (!rc) rc = rigor__flag_low_clock(e);
   size_t n_rows = 0;
   for (size_t v = 0; v < b->n_vrows; v++)

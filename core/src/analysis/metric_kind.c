@@ -4,14 +4,18 @@
 
 #include "analysis.h"
 
-static const char *declared_unit(const rigor_exp_analysis_t *e, const char *name) {
+const json_t *rigor_metric_declared(const rigor_exp_analysis_t *e, const char *name) {
   size_t i;
   json_t *m;
   json_array_foreach(json_object_get(json_object_get(e->record, "plugin"), "metrics"), i, m) {
     const char *n = json_string_value(json_object_get(m, "name"));
-    if (n && strcmp(n, name) == 0) return json_string_value(json_object_get(m, "unit"));
+    if (n && strcmp(n, name) == 0) return m;
   }
   return NULL;
+}
+
+static const char *declared_unit(const rigor_exp_analysis_t *e, const char *name) {
+  return json_string_value(json_object_get(rigor_metric_declared(e, name), "unit"));
 }
 
 bool rigor_metric_is_state(const rigor_exp_analysis_t *e, const char *name, const double *values,

@@ -27,6 +27,10 @@ typedef struct rigor_stop_target {
   const char *point_label; /* may be NULL */
   size_t units;            /* complete blocks (or runs, for interleaved arms); a row's runs */
   double half_width;       /* 95%, log scale; INFINITY while it cannot be formed, 0 when exact */
+  /* contrast: the mean log ratio, its standard error (floored as the interval's) and degrees of
+   * freedom, from which an interval at another level is formed; NAN while units < 2. */
+  double estimate, se, df;
+  bool exact; /* contrast: both rows identical in every sample */
 } rigor_stop_target_t;
 
 typedef struct rigor_stop_judgement {
@@ -35,6 +39,13 @@ typedef struct rigor_stop_judgement {
   rigor_stop_target_t *targets;
   size_t n;
 } rigor_stop_judgement_t;
+
+/* Whether every contrast of j has a verdict (faster, slower or same at `threshold`) beyond doubt:
+ * decided by the one rule (decide.c) from an interval at the level of the k-th look (k from 1),
+ * 1 - 0.05 / (k (k + 1) contrasts): the looks' levels sum to 5% however many there are, so the
+ * chance of any wrong verdict over every look and contrast stays under 5%. False without
+ * contrasts, or while any contrast has fewer than two units. */
+bool rigor_stop_all_decided(const rigor_stop_judgement_t *j, double threshold, uint32_t look);
 
 rigor_precision_acc_t *rigor_precision_acc_new(void);
 void rigor_precision_acc_free(rigor_precision_acc_t *acc);

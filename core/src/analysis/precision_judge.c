@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decide.h"
 #include "inference.h"
 #include "precision_acc_internal.h"
 
@@ -125,31 +126,40 @@ static size_t pairs_of(rigor_precision_acc_t *acc, const acc_exp_t *x, bool inte
   return n;
 }
 
-static double contrast_half_width(rigor_precision_acc_t *acc, const acc_exp_t *x, const char *axis,
-                                  uint32_t ref_variant, const acc_row_t *rr, const acc_row_t *cr,
-                                  size_t *units) {
+/* Sets t's half-width, units and the paired estimate; returns -1 when out of memory. */
+static int contrast_interval(rigor_precision_acc_t *acc, const acc_exp_t *x, uint32_t ref_variant,
+                             const acc_row_t *rr, const acc_row_t *cr, rigor_stop_target_t *t) {
+  const char *axis = t->axis;
+  size_t *units = &t->units;
+  t->estimate = t->se = t->df = NAN;
   fig_t ref, row;
   figure_of(x, rr, &ref);
   figure_of(x, cr, &row);
   bool interleaved = x->arms_axis && strcmp(x->arms_axis, axis) == 0 && row.is_time &&
                      rr->time.sorted.n && cr->time.sorted.n;
   size_t cap = interleaved ? row.s->n_runs : (size_t)x->max_block + 1;
-  double *d = malloc(cap * sizeof *d);
-  if (!d) return NAN;
+  double *d = malloc((cap ? cap : 1) * sizeof *d);
+  if (!d) return -1;
   *units = pairs_of(acc, x, interleaved, ref_variant, &ref, &row, d);
-  double hw = INFINITY;
+  t->half_width = INFINITY;
   rigor_contrast_opts_t o;
   rigor_contrast_opts_default(&o);
-  if (ref.exact && row.exact && ref.n && row.n) {
-    hw = 0;
+  t->exact = ref.exact && row.exact && ref.n && row.n;
+  if (t->exact) {
+    t->half_width = 0;
+    t->estimate = log(ref.median > 0 && row.median > 0 ? row.median / ref.median : NAN);
+    t->se = 0;
   } else if (*units >= 2) {
-    rigor_paired_t t;
+    rigor_paired_t p;
     double floor = relative_quantum(&ref, &row) / sqrt(6.0);
-    rigor_stats_paired(d, *units, o.level, floor, &t);
-    hw = t.half_width;
+    rigor_stats_paired(d, *units, o.level, floor, &p);
+    t->half_width = p.half_width;
+    t->estimate = p.mean;
+    t->se = p.se;
+    t->df = p.df;
   }
   free(d);
-  return hw;
+  return 0;
 }
 
 static const acc_row_t *used_row(const acc_exp_t *x, uint32_t v, uint32_t p) {
@@ -180,8 +190,8 @@ static int judge_contrasts(rigor_precision_acc_t *acc, const acc_exp_t *x, uint3
                                .reference = pairs->refs[pr->axis],
                                .point = p,
                                .point_label = cr->point_label};
-      t.half_width = contrast_half_width(acc, x, t.axis, pr->ref_variant, rr, cr, &t.units);
-      if (isnan(t.half_width) || !(t.cell = strdup(pr->cell)) || push(j, &t)) {
+      if (contrast_interval(acc, x, pr->ref_variant, rr, cr, &t) != 0 ||
+          !(t.cell = strdup(pr->cell)) || push(j, &t)) {
         free(t.cell);
         return RIGOR_ENOMEM;
       }
@@ -203,7 +213,10 @@ static int judge_rows(const acc_exp_t *x, rigor_stop_judgement_t *j) {
                                .point = p,
                                .point_label = w->point_label,
                                .units = f.s->n_runs,
-                               .half_width = row_half_width(&f)};
+                               .half_width = row_half_width(&f),
+                               .estimate = NAN,
+                               .se = NAN,
+                               .df = NAN};
       if (push(j, &t)) return RIGOR_ENOMEM;
     }
   return 0;
@@ -245,4 +258,30 @@ void rigor_stop_judgement_free(rigor_stop_judgement_t *j) {
     free(j->targets[i].cell);
   if (j) free(j->targets);
   if (j) memset(j, 0, sizeof *j);
+}
+
+bool rigor_stop_all_decided(const rigor_stop_judgement_t *j, double threshold, uint32_t look) {
+  if (!j || !j->n || !(threshold > 0)) return false;
+  double k = look ? (double)look : 1;
+  double alpha = 0.05 / (k * (k + 1) * (double)j->n);
+  for (size_t i = 0; i < j->n; i++) {
+    const rigor_stop_target_t *t = &j->targets[i];
+    if (!t->contrast || !isfinite(t->estimate) || (!t->exact && !(t->units >= 2 && t->df > 0)))
+      return false;
+    double h = t->exact ? 0 : rigor_student_t_quantile(1 - alpha / 2, t->df) * t->se;
+    rigor_evidence_t e = {.ratio = exp(t->estimate),
+                          .lo = exp(t->estimate - h),
+                          .hi = exp(t->estimate + h),
+                          .exact = t->exact,
+                          .threshold = threshold,
+                          .n_units = t->units,
+                          .unit_sd = t->se * sqrt((double)t->units),
+                          .unit_name = "units"};
+    rigor_decision_t d;
+    rigor_decide(&e, &d);
+    if (d.verdict != RIGOR_CMP_FASTER && d.verdict != RIGOR_CMP_SLOWER &&
+        d.verdict != RIGOR_CMP_SAME)
+      return false;
+  }
+  return true;
 }

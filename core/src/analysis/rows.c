@@ -28,27 +28,6 @@ const char *rigor_gate_statistic_name(rigor_gate_statistic_t s) {
   return s == RIGOR_GATE_ROBUST ? "robust" : "cv";
 }
 
-/* The gate's settings: the variant's resolved settings, then the experiment config, then the
- * defaults. */
-static void read_gate(const rigor_exp_analysis_t *e, const rigor_variant_info_t *vi,
-                      rigor_row_t *row) {
-  json_t *cfg = json_object_get(e->record, "config");
-  json_t *gates[] = {json_object_get(vi ? vi->settings : NULL, "gate"),
-                     json_object_get(cfg, "gate"),
-                     json_object_get(json_object_get(cfg, "defaults"), "gate")};
-  row->cv_max = RIGOR_GATE_CV_MAX_DEFAULT;
-  row->min_samples = RIGOR_GATE_MIN_SAMPLES_DEFAULT;
-  row->statistic = RIGOR_GATE_STATISTIC_DEFAULT;
-  for (int i = 2; i >= 0; i--) {
-    double c = rigor_json_number_at(gates[i], "cv_max"),
-           m = rigor_json_number_at(gates[i], "min_samples");
-    const char *s = json_string_value(json_object_get(gates[i], "statistic"));
-    if (isfinite(c)) row->cv_max = c;
-    if (isfinite(m) && m >= 0) row->min_samples = (uint32_t)m;
-    if (s) row->statistic = strcmp(s, "robust") == 0 ? RIGOR_GATE_ROBUST : RIGOR_GATE_CV;
-  }
-}
-
 typedef struct run_sample {
   uint32_t run, cycle;
   double t;
@@ -104,7 +83,10 @@ int rigor__finish_row(rigor_exp_analysis_t *e, row_acc_t *ra, run_medians_t *rm)
   rigor_row_t *row = &ra->row;
   rigor_variant_info_t *vi = row->variant < e->n_variants ? &e->variants[row->variant] : NULL;
   row->variant_label = vi ? vi->label : NULL;
-  read_gate(e, vi, row);
+  const rigor_gate_settings_t *gate = rigor_gate_of(e, row->variant);
+  row->cv_max = gate->cv_max;
+  row->min_samples = gate->min_samples;
+  row->statistic = gate->statistic;
   /* The row takes the usable samples over (NULL when it has none). */
   row->n = ra->times.n;
   row->times = ra->times.v;
@@ -158,7 +140,7 @@ int rigor__finish_row(rigor_exp_analysis_t *e, row_acc_t *ra, run_medians_t *rm)
     }
     row->n_metrics = ra->metrics_used;
   }
-  if ((rc = rigor__row_expectations(e, vi, row))) return rc;
+  if ((rc = rigor__row_expectations(gate, row))) return rc;
   const rigor_figure_t *f = &row->figure;
   row->gate_value = row->statistic == RIGOR_GATE_ROBUST ? f->robust : f->summary.cv;
   if (f->exact) row->gate_value = 0;

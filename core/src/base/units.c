@@ -259,3 +259,11 @@ char *rigor_format_size(uint64_t bytes) {
     snprintf(buf, sizeof buf, "%" PRIu64 "%s", v, names[unit]);
   return strdup(buf);
 }
+
+void rigor_format_clock(char *buf, size_t cap, double s) {
+  long t = isfinite(s) && s > 0 ? lround(s) : 0;
+  if (t >= 3600)
+    snprintf(buf, cap, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+  else
+    snprintf(buf, cap, "%ld:%02ld", t / 60, t % 60);
+}

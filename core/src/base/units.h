@@ -21,5 +21,7 @@ int rigor_parse_double(const char *text, double *out, char *err, size_t errlen);
 int rigor_parse_bool(const char *text, int *out, char *err, size_t errlen);
 /* "1MiB" for exact binary multiples, otherwise "1000000" (bytes). Caller frees. */
 char *rigor_format_size(uint64_t bytes);
+/* Seconds as a clock shows them, rounded: "0:07", "12:30", "1:02:03". */
+void rigor_format_clock(char *buf, size_t cap, double s);
 
 #endif

@@ -135,18 +135,28 @@ static size_t param_size(rigor_param_type_t type) {
   return 0;
 }
 
+/* A table of n entries of `size` bytes the descriptor declares (`missing`: it lacks what the
+ * table needs, which `needs` names): n at most max, and its last entry in the plugin's object. */
+static int check_table(const rigor_plugin_t *d, const char *file, const char *what, uint32_t n,
+                       uint32_t max, bool missing, const char *needs, const void *table,
+                       size_t size, const void *base, char *err, size_t errlen) {
+  if (n && missing) {
+    snprintf(err, errlen, "%s: plugin '%s' declares %u %s but %s", file, d->name, n, what, needs);
+    return RIGOR_EABI;
+  }
+  if (n > max || (n && !in_object((const char *)table + (size_t)(n - 1) * size, base))) {
+    snprintf(err, errlen, "%s: plugin '%s' declares %u %s, more than its table holds", file,
+             d->name, n, what);
+    return RIGOR_EABI;
+  }
+  return 0;
+}
+
 RIGOR_READS_PAST_TABLES static int check_params(const rigor_plugin_t *d, const void *base,
                                                 const char *file, char *err, size_t errlen) {
-  if (d->n_params && (!d->params || d->params_size == 0)) {
-    snprintf(err, errlen, "%s: plugin '%s' declares %u params but no table or params_size", file,
-             d->name, d->n_params);
-    return RIGOR_EABI;
-  }
-  if (d->n_params > 4096 || (d->n_params && !in_object(&d->params[d->n_params - 1], base))) {
-    snprintf(err, errlen, "%s: plugin '%s' declares %u params, more than its table holds", file,
-             d->name, d->n_params);
-    return RIGOR_EABI;
-  }
+  int rc = check_table(d, file, "params", d->n_params, 4096, !d->params || d->params_size == 0,
+                       "no table or params_size", d->params, sizeof *d->params, base, err, errlen);
+  if (rc) return rc;
   for (uint32_t i = 0; i < d->n_params; i++) {
     const rigor_param_t *p = &d->params[i];
     const char *why = NULL;
@@ -177,16 +187,9 @@ RIGOR_READS_PAST_TABLES static int check_params(const rigor_plugin_t *d, const v
 
 RIGOR_READS_PAST_TABLES static int check_metrics(const rigor_plugin_t *d, const void *base,
                                                  const char *file, char *err, size_t errlen) {
-  if (d->n_metrics && !d->metrics) {
-    snprintf(err, errlen, "%s: plugin '%s' declares %u metrics but no table", file, d->name,
-             d->n_metrics);
-    return RIGOR_EABI;
-  }
-  if (d->n_metrics > 256 || (d->n_metrics && !in_object(&d->metrics[d->n_metrics - 1], base))) {
-    snprintf(err, errlen, "%s: plugin '%s' declares %u metrics, more than its table holds", file,
-             d->name, d->n_metrics);
-    return RIGOR_EABI;
-  }
+  int rc = check_table(d, file, "metrics", d->n_metrics, 256, !d->metrics, "no table", d->metrics,
+                       sizeof *d->metrics, base, err, errlen);
+  if (rc) return rc;
   for (uint32_t i = 0; i < d->n_metrics; i++) {
     const rigor_metric_t *m = &d->metrics[i];
     if (!string_ok(m->name, base, false) || !string_ok(m->unit, base, true) ||

@@ -17,8 +17,9 @@
 #include <string.h>
 #include <time.h>
 
-#define TELEMETRY_INTERVAL_DEFAULT 0.1
-#define HOOK_CAP                   32
+#define TELEMETRY_INTERVAL_MIN 0.001
+#define TELEMETRY_INTERVAL_MAX 3600.0
+#define HOOK_CAP               32
 
 /* A value read from one sysfs file: cpufreq (kHz) or a temperature (millidegrees C). */
 typedef struct file_source {
@@ -280,40 +281,6 @@ json_t *rigor_telemetry_sources(void) {
   return out;
 }
 
-int rigor_telemetry_check(const json_t *cfg, char *err, size_t errlen) {
-  if (!cfg || json_is_null(cfg)) return 0;
-  if (!json_is_object(cfg)) {
-    snprintf(err, errlen, "telemetry: expected {interval, raw, clock_threshold}");
-    return RIGOR_ECONFIG;
-  }
-  const char *key;
-  const json_t *v;
-  json_object_foreach((json_t *)cfg, key, v) {
-    if (strcmp(key, "interval") == 0) {
-      if (!json_is_number(v) || !(json_number_value(v) >= 0.001 && json_number_value(v) <= 3600)) {
-        snprintf(err, errlen, "telemetry: 'interval' must be between 1 ms and 3600 s");
-        return RIGOR_ECONFIG;
-      }
-    } else if (strcmp(key, "raw") == 0) {
-      if (!json_is_boolean(v)) {
-        snprintf(err, errlen, "telemetry: 'raw' must be true or false");
-        return RIGOR_ECONFIG;
-      }
-    } else if (strcmp(key, "clock_threshold") == 0) {
-      if (!json_is_number(v) || !(json_number_value(v) > 0 && json_number_value(v) <= 1)) {
-        snprintf(err, errlen, "telemetry: 'clock_threshold' must be in (0, 1]");
-        return RIGOR_ECONFIG;
-      }
-    } else {
-      snprintf(err, errlen,
-               "telemetry: unknown key '%s' (expected 'interval', 'raw' or 'clock_threshold')",
-               key);
-      return RIGOR_ECONFIG;
-    }
-  }
-  return 0;
-}
-
 static void series_push(rigor_telemetry_t *t, const char *name, double value) {
   series_t *s = NULL;
   for (int i = 0; i < t->n_series && !s; i++)
@@ -420,18 +387,17 @@ static void *sampler_main(void *arg) {
   return NULL;
 }
 
-int rigor__telemetry_start_at(const char *root, const json_t *cfg, const int *cpus, int n_cpus,
-                              rigor_telemetry_hook_fn hook, void *hook_arg,
+int rigor__telemetry_start_at(const char *root, double interval_s, bool raw, const int *cpus,
+                              int n_cpus, rigor_telemetry_hook_fn hook, void *hook_arg,
                               rigor_telemetry_t **out) {
   if (!out || n_cpus < 0 || (n_cpus > 0 && !cpus)) return RIGOR_EINVAL;
   *out = NULL;
-  char err[256];
-  if (rigor_telemetry_check(cfg, err, sizeof err) != 0) return RIGOR_EINVAL;
+  if (!(interval_s >= TELEMETRY_INTERVAL_MIN && interval_s <= TELEMETRY_INTERVAL_MAX))
+    return RIGOR_EINVAL;
   rigor_telemetry_t *t = telemetry_new(root, cpus, n_cpus);
   if (!t) return RIGOR_ENOMEM;
-  const json_t *interval = json_object_get(cfg, "interval");
-  t->interval = interval ? json_number_value(interval) : TELEMETRY_INTERVAL_DEFAULT;
-  t->raw = json_is_true(json_object_get(cfg, "raw"));
+  t->interval = interval_s;
+  t->raw = raw;
   t->hook = hook;
   t->hook_arg = hook_arg;
   if (t->raw && !(t->raw_samples = json_array())) {
@@ -455,9 +421,9 @@ int rigor__telemetry_start_at(const char *root, const json_t *cfg, const int *cp
   return 0;
 }
 
-int rigor_telemetry_start(const json_t *cfg, const int *cpus, int n_cpus,
+int rigor_telemetry_start(double interval_s, bool raw, const int *cpus, int n_cpus,
                           rigor_telemetry_hook_fn hook, void *hook_arg, rigor_telemetry_t **out) {
-  return rigor__telemetry_start_at("", cfg, cpus, n_cpus, hook, hook_arg, out);
+  return rigor__telemetry_start_at("", interval_s, raw, cpus, n_cpus, hook, hook_arg, out);
 }
 
 /* Sorts in place; the median of an even count is the mean of the two middle values. */

@@ -53,6 +53,11 @@ static void say(const rigor_adaptive_t *ad, const rigor_job_t *job, uint32_t blo
   if (reason == RIGOR_STOP_PRECISION)
     fprintf(stderr, "rigor: %s: precision %g%% reached after %u blocks (%s)\n", job->name,
             job->precision * 100, blocks, w);
+  else if (reason == RIGOR_STOP_DECIDED)
+    fprintf(stderr,
+            "rigor: %s: every verdict at the %g%% threshold decided beyond doubt after %u blocks "
+            "(%s)\n",
+            job->name, job->decided * 100, blocks, w);
   else if (reason == RIGOR_STOP_MAX)
     fprintf(stderr, "rigor: %s: precision %g%% not reached in the %u blocks of max (%s)\n",
             job->name, job->precision * 100, blocks, w);
@@ -78,9 +83,12 @@ int rigor_adaptive_after_block(void *arg, const rigor_block_report_t *b, json_t 
   /* The precision on the log scale the intervals are kept in. */
   double bound = adaptive ? log1p(job->precision) : -1;
   bool reached = adaptive && j.worst <= bound;
+  /* Every block from min on is a look at the verdicts; the k-th reads a wider interval. */
+  uint32_t look = b->blocks >= job->min_blocks ? b->blocks - job->min_blocks + 1 : 1;
+  bool decided = adaptive && job->decided > 0 && rigor_stop_all_decided(&j, job->decided, look);
   rigor_stop_reason_t reason;
   if (b->event == RIGOR_BLOCK_DONE) {
-    if (!reached || !square_done(job, b->blocks)) {
+    if ((!reached && !decided) || !square_done(job, b->blocks)) {
       /* Signs of progress towards the answer: how wide the widest interval still is. */
       if (!ad->quiet && adaptive) {
         if (isfinite(j.worst))
@@ -93,9 +101,9 @@ int rigor_adaptive_after_block(void *arg, const rigor_block_report_t *b, json_t 
       rigor_stop_judgement_free(&j);
       return 1;
     }
-    reason = RIGOR_STOP_PRECISION;
+    reason = reached ? RIGOR_STOP_PRECISION : RIGOR_STOP_DECIDED;
   } else if (b->event == RIGOR_BLOCK_LAST) {
-    reason = reached ? RIGOR_STOP_PRECISION : RIGOR_STOP_MAX;
+    reason = reached ? RIGOR_STOP_PRECISION : decided ? RIGOR_STOP_DECIDED : RIGOR_STOP_MAX;
   } else {
     reason = RIGOR_STOP_DEADLINE;
   }
@@ -106,6 +114,7 @@ int rigor_adaptive_after_block(void *arg, const rigor_block_report_t *b, json_t 
       .min_blocks = job->min_blocks,
       .max_blocks = job->n_blocks,
       .precision = job->precision,
+      .decided = job->decided,
       .reason = reason,
       .worst_half_width_log = j.worst,
       .targets = listed,

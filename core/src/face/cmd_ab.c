@@ -24,7 +24,8 @@ static const char about[] =
     "Is B faster than A, and by how much. Two or more COMMANDs (shell command lines) run as\n"
     "interleaved arms of one experiment: every run hosts all of them and measures them in turn,\n"
     "alternating which goes first (ABBA), and runs are added until every ratio against the first\n"
-    "is known to --precision or --deadline passes. Commands typed here need no --allow-commands.\n"
+    "is known to --precision, every verdict at --threshold is beyond doubt (unless --precise), or\n"
+    "--deadline passes. Commands typed here need no --allow-commands.\n"
     "With a CONFIG, its experiment runs as written: --build LABEL=DIR (twice or more) interleaves\n"
     "the builds, and --axis names the interleaved axis to answer for. Prints one answer per arm,\n"
     "e.g. `B ran 1.35x faster than A [1.33, 1.37] +-1.0%, 14 runs x 10 pairs, 1 m 12 s`, and\n"
@@ -34,8 +35,17 @@ typedef struct ab_args {
   rigor_strings_t names, builds, positional;
   const char *prepare, *warmup, *cycles, *precision, *deadline, *min_runs, *max_runs;
   const char *threshold, *output, *format, *axis;
-  bool allow_commands, quiet;
+  bool allow_commands, quiet, precise;
 } ab_args_t;
+
+/* replicates.decided at the verdicts' threshold: the answer ends the runs once it is beyond
+ * doubt, before the intervals reach --precision (unless --precise). */
+static void set_decided(json_t *order, double decided) {
+  if (!(decided > 0)) return;
+  char text[32];
+  snprintf(text, sizeof text, "%g%%", decided * 100);
+  json_object_set_new(json_object_get(order, "replicates"), "decided", json_string(text));
+}
 
 /* A label a user may give an arm: what the config language accepts in a level's label. */
 static bool label_ok(const char *s) {
@@ -64,7 +74,7 @@ static uint64_t fresh_seed(void) {
 /* The experiment of typed commands, as JSON (which the YAML reader takes as written): the
  * exec plugin through the shell, each command one arm of the `command` axis. */
 static char *commands_config(const ab_args_t *a, const char *output, uint64_t min_runs,
-                             uint64_t max_runs, double precision, double deadline_s,
+                             uint64_t max_runs, double precision, double decided, double deadline_s,
                              uint64_t warmup, uint64_t cycles) {
   json_t *levels = json_array();
   for (size_t i = 0; i < a->positional.n; i++) {
@@ -92,6 +102,7 @@ static char *commands_config(const ab_args_t *a, const char *output, uint64_t mi
   /* A seed of its own each time, recorded: which arm starts the first run is drawn from it. */
   json_object_set_new(json_object_get(cfg, "order"), "seed",
                       json_integer((json_int_t)(fresh_seed() & 0x7fffffff)));
+  set_decided(json_object_get(cfg, "order"), decided);
   char *text = cfg ? json_dumps(cfg, JSON_INDENT(2)) : NULL;
   json_decref(cfg);
   return text;
@@ -101,7 +112,8 @@ static char *commands_config(const ab_args_t *a, const char *output, uint64_t mi
  * own folder, so its relative paths and its own extends keep their meaning) with ab's
  * replicates, deadline and seed, and the axis to interleave when --axis names one. */
 static char *config_wrapper(const char *base_name, const char *axis, uint64_t min_runs,
-                            uint64_t max_runs, double precision, double deadline_s, uint64_t seed) {
+                            uint64_t max_runs, double precision, double decided, double deadline_s,
+                            uint64_t seed) {
   char precision_text[32], deadline_text[32];
   snprintf(precision_text, sizeof precision_text, "%g%%", precision * 100);
   snprintf(deadline_text, sizeof deadline_text, "%gs", deadline_s);
@@ -109,6 +121,7 @@ static char *config_wrapper(const char *base_name, const char *axis, uint64_t mi
                             "max", (json_int_t)max_runs, "precision", precision_text, "seed",
                             (json_int_t)(seed & 0x7fffffff));
   if (axis) json_object_set_new(order, "interleave", json_string(axis));
+  set_decided(order, decided);
   json_t *cfg =
       json_pack("{s:s, s:o, s:s}", "extends", base_name, "order", order, "deadline", deadline_text);
   char *text = cfg ? json_dumps(cfg, JSON_INDENT(2)) : NULL;
@@ -151,20 +164,16 @@ static void answer(const rigor_contrast_t *c, double elapsed_s) {
            rigor_cmp_verdict_name(c->verdict), c->reason, when);
     return;
   }
-  bool up = c->higher_is_better;
-  double cost = up ? 1 / c->ratio : c->ratio, lo = up ? 1 / c->hi : c->lo,
-         hi = up ? 1 / c->lo : c->hi;
-  bool slower = cost > 1;
-  double f = slower ? cost : 1 / cost, flo = slower ? lo : 1 / hi, fhi = slower ? hi : 1 / lo;
+  bool slower = c->cost.worse;
   const char *word = strcmp(c->figure, "time_s") == 0 ? (slower ? "slower" : "faster")
                                                       : (slower ? "worse" : "better");
   char pairs[64] = "";
   if (c->interleaved && c->n_pairs)
     snprintf(pairs, sizeof pairs, " x %.0f pairs", (double)c->n_windows / (double)c->n_pairs);
   char fs[32], ls[32], hs[32];
-  fmt_ratio(fs, sizeof fs, f);
-  fmt_ratio(ls, sizeof ls, flo);
-  fmt_ratio(hs, sizeof hs, fhi);
+  fmt_ratio(fs, sizeof fs, c->cost.factor);
+  fmt_ratio(ls, sizeof ls, c->cost.factor_lo);
+  fmt_ratio(hs, sizeof hs, c->cost.factor_hi);
   printf("%s ran %s× %s than %s [%s, %s] ±%.1f%%, %zu %s%s, %s", c->label, fs, word, c->ref_label,
          ls, hs, expm1(c->half_width) * 100, c->n_pairs, c->interleaved ? "runs" : "blocks", pairs,
          when);
@@ -242,6 +251,10 @@ int rigor_cmd_ab(int argc, char **argv) {
       {"max-runs", 0, "N", "runs at most (default 200)", .value = &a.max_runs},
       {"threshold", 0, "PCT", "the smallest change that counts (default 2%)",
        .value = &a.threshold},
+      {"precise", 0, NULL,
+       "run to --precision even once every verdict is beyond doubt (by default the answer "
+       "ends the runs)",
+       .flag = &a.precise},
       {"output", 'o', "OUT", "the results file (default results/ab-DATE-TIME.jsonl)",
        .value = &a.output},
       {"format", 0, "FORMAT", "after the answers, the whole report: text, md, csv, json or html",
@@ -322,7 +335,7 @@ int rigor_cmd_ab(int argc, char **argv) {
       fprintf(stderr, "rigor ab: --prepare, --warmup, --cycles and --name apply to typed commands; "
                       "the CONFIG's own settings run\n");
     char *text = config_wrapper(slash ? slash + 1 : a.positional.v[0], a.axis, min_runs, max_runs,
-                                precision, deadline_s, fresh_seed());
+                                a.precise ? 0 : threshold, precision, deadline_s, fresh_seed());
     if (!text || write_temp_config(text, config, sizeof config) != 0) {
       fprintf(stderr, "rigor ab: cannot write the experiment to %s: %s\n",
               config[0] ? config : "TMPDIR", strerror(errno));
@@ -333,8 +346,8 @@ int rigor_cmd_ab(int argc, char **argv) {
     }
     free(text);
   } else {
-    char *text =
-        commands_config(&a, output, min_runs, max_runs, precision, deadline_s, warmup, cycles);
+    char *text = commands_config(&a, output, min_runs, max_runs, precision,
+                                 a.precise ? 0 : threshold, deadline_s, warmup, cycles);
     if (!text || write_temp_config(text, config, sizeof config) != 0) {
       fprintf(stderr, "rigor ab: cannot write the experiment to %s: %s\n",
               config[0] ? config : "TMPDIR", strerror(errno));

@@ -29,6 +29,7 @@ static int job_of(const rigor_experiment_t *e, rigor_job_t *j) {
         .axes = e->variants[i].axes,
         .settings = e->variants[i].settings,
         .timing = &e->variants[i].timing,
+        .environment = &e->variants[i].environment,
         .build = json_string_value(json_object_get(build, "label")),
         .plugin_dir = json_string_value(json_object_get(build, "plugin_path")),
     };
@@ -54,6 +55,7 @@ static int job_of(const rigor_experiment_t *e, rigor_job_t *j) {
       .deadline_s = json_is_number(deadline) ? json_number_value(deadline) : 0,
       .min_blocks = e->order.precision > 0 ? e->order.min_blocks : e->schedule.n_blocks,
       .precision = e->order.precision,
+      .decided = e->order.decided,
       .square_rows = e->schedule.square_rows,
   };
   const rigor_interleave_t *il = &e->interleave;

@@ -7,6 +7,7 @@
 
 #include "reader.h"
 #include "timing.h"
+#include "units.h"
 
 /* The ok runs of one experiment that its results file already holds, per variant label. */
 typedef struct past_runs {
@@ -38,15 +39,6 @@ static int take_run(void *arg, json_t *rec, const char *type, size_t line) {
   return 0;
 }
 
-/* 0:07, 12:30, 1:02:03. */
-static void clock_text(char *buf, size_t cap, double s) {
-  long t = isfinite(s) && s > 0 ? lround(s) : 0;
-  if (t >= 3600)
-    snprintf(buf, cap, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
-  else
-    snprintf(buf, cap, "%ld:%02ld", t / 60, t % 60);
-}
-
 /* The sweep's in-process points: the product of its axes' lengths. */
 static double sweep_points(const json_t *settings) {
   double points = 1;
@@ -70,8 +62,8 @@ static double schedule_sum(const rigor_experiment_t *e, uint32_t blocks, const d
 
 static void print_range(FILE *out, const char *prefix, double lo, double hi) {
   char a[32], b[32];
-  clock_text(a, sizeof a, lo);
-  clock_text(b, sizeof b, hi);
+  rigor_format_clock(a, sizeof a, lo);
+  rigor_format_clock(b, sizeof b, hi);
   if (strcmp(a, b) == 0)
     fprintf(out, "%s%s", prefix, a);
   else
@@ -122,8 +114,8 @@ void rigor_plan_estimate_print(FILE *out, const rigor_experiment_t *e) {
     if (deadline_s > 0 && hi > deadline_s) hi = deadline_s;
     if (deadline_s > 0 && lo > deadline_s) lo = deadline_s;
     char least[32], most[32];
-    clock_text(least, sizeof least, lo);
-    clock_text(most, sizeof most, hi);
+    rigor_format_clock(least, sizeof least, lo);
+    rigor_format_clock(most, sizeof most, hi);
     /* Without iters: auto the settings say nothing of how long a window lasts. */
     if (all_auto && lo >= 1)
       fprintf(out, "  expected time: at least %s (windows of timing.min_window), at most %s", least,

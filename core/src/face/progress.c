@@ -4,27 +4,22 @@
 #include <stdio.h>
 
 #include "term_text.h"
+#include "units.h"
 
-/* 0:07, 12:30, 1:02:03. */
-static void clock_text(char *buf, size_t cap, double s) {
-  long t = isfinite(s) && s > 0 ? lround(s) : 0;
-  if (t >= 3600)
-    snprintf(buf, cap, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
-  else
-    snprintf(buf, cap, "%ld:%02ld", t / 60, t % 60);
-}
-
-/* The time left: the mean run so far times the runs left. */
+/* The time left: the mean run so far times the runs left, and never past the deadline (an
+ * adaptive experiment's total is its max, which the deadline usually cuts short). */
 static double eta_s(const rigor_progress_t *p, uint32_t finished) {
   uint32_t left = p->total > finished ? p->total - finished : 0;
-  return p->done ? p->elapsed_s / p->done * left : 0;
+  double eta = p->done ? p->elapsed_s / p->done * left : 0;
+  if (p->job->deadline_s > 0) eta = fmin(eta, fmax(p->job->deadline_s - p->elapsed_s, 0));
+  return eta;
 }
 
 static void run_started(const rigor_progress_view_t *v, const rigor_progress_t *p) {
   uint32_t per_block = p->job->n_arms ? p->job->n_cells : p->job->n_variants;
   uint32_t k = p->resumed + p->done + 1, n = per_block ? per_block : 1;
   char eta[32];
-  clock_text(eta, sizeof eta, eta_s(p, k - 1));
+  rigor_format_clock(eta, sizeof eta, eta_s(p, k - 1));
   if (v->line) {
     fprintf(stderr, "\r\033[K[%u/%u] %s: %s  ETA %s", k, p->total, p->job->name, p->label, eta);
     fflush(stderr);
@@ -45,8 +40,8 @@ static void run_ended(const rigor_progress_view_t *v, const rigor_progress_t *p)
   }
   uint32_t k = p->resumed + p->done;
   char elapsed[32], eta[32];
-  clock_text(elapsed, sizeof elapsed, p->elapsed_s);
-  clock_text(eta, sizeof eta, eta_s(p, k));
+  rigor_format_clock(elapsed, sizeof elapsed, p->elapsed_s);
+  rigor_format_clock(eta, sizeof eta, eta_s(p, k));
   fprintf(stderr, "rigor: [%u/%u] %s %s: %s in %.2f s%s%s%s; %s elapsed, ETA %s\n", k, p->total,
           p->job->name, p->label, status, p->run_s, p->reason && (!ok || v->verbose) ? " (" : "",
           p->reason && (!ok || v->verbose) ? p->reason : "",
@@ -58,11 +53,11 @@ static void run_ended(const rigor_progress_view_t *v, const rigor_progress_t *p)
 static void run_alive(const rigor_progress_view_t *v, const rigor_progress_t *p) {
   uint32_t k = p->resumed + p->done + 1;
   char elapsed[32], running[32];
-  clock_text(elapsed, sizeof elapsed, p->elapsed_s);
-  clock_text(running, sizeof running, p->run_s);
+  rigor_format_clock(elapsed, sizeof elapsed, p->elapsed_s);
+  rigor_format_clock(running, sizeof running, p->run_s);
   if (v->line) {
     char eta[32];
-    clock_text(eta, sizeof eta, eta_s(p, k - 1));
+    rigor_format_clock(eta, sizeof eta, eta_s(p, k - 1));
     fprintf(stderr, "\r\033[K[%u/%u] %s: %s  %u/%u cycles  ETA %s", k, p->total, p->job->name,
             p->label, p->cycles_done, p->cycles, eta);
     fflush(stderr);

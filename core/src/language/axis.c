@@ -31,7 +31,10 @@ static int push_value(axis_ctx_t *a, const rigor__node_t *at, json_t *value, con
     json_decref(value);
     return rigor__fail(a->c, at, "out of memory");
   }
-  bool dup_value = json_object_get(axis->seen_values, key) != NULL;
+  const json_t *same = json_object_get(axis->seen_values, key);
+  /* The same value twice is a mistake, unless both are labelled: then it is an A/A on purpose
+   * (two arms of one setting, as `rigor ab 'CMD' 'CMD'` asks for). */
+  bool dup_value = same && !(labelled && axis->values[json_integer_value(same)].labelled);
   const json_t *seen = dup_value ? NULL : json_object_get(axis->seen_labels, label);
   if (dup_value || seen) {
     free(key);
@@ -44,12 +47,14 @@ static int push_value(axis_ctx_t *a, const rigor__node_t *at, json_t *value, con
                          "labels; give one a label: {label: NAME, value: %s}",
                          axis->key, at->text, was->node->text, was->node->line + 1, label,
                          at->text);
-    return rigor__fail(a->c, at,
-                       dup_value ? "axis '%s' lists the value '%s' twice"
-                                 : "axis '%s' uses the label '%s' twice",
-                       axis->key, label);
+    if (dup_value)
+      return rigor__fail(a->c, at,
+                         "axis '%s' lists the value '%s' twice (label both to measure one value "
+                         "as two arms: {label: a, value: ...}, {label: b, value: ...})",
+                         axis->key, at->kind == RIGOR__SCALAR ? at->text : label);
+    return rigor__fail(a->c, at, "axis '%s' uses the label '%s' twice", axis->key, label);
   }
-  json_object_set_new(axis->seen_values, key, json_true());
+  if (!same) json_object_set_new(axis->seen_values, key, json_integer((json_int_t)axis->n_values));
   json_object_set_new(axis->seen_labels, label, json_integer((json_int_t)axis->n_values));
   free(key);
   if (axis->n_values == a->cap) {
@@ -299,14 +304,8 @@ static int resolve_axis(rigor__cfg_t *c, const rigor_plugin_t *d, const rigor__n
     return rigor__fail(c, key, "sweep axes are plugin params; '%s' belongs in the matrix",
                        key->text);
   size_t len = (size_t)(dot - key->text);
-  const char *section = NULL;
-  if (len == 6 && strncmp(key->text, "timing", 6) == 0)
-    section = "timing";
-  else if (len == 11 && strncmp(key->text, "environment", 11) == 0)
-    section = "environment";
-  else if (len == 4 && strncmp(key->text, "gate", 4) == 0)
-    section = "gate";
-  else
+  const char *section = rigor__section_named(key->text, len);
+  if (!section)
     return rigor__fail(c, key,
                        "matrix axis '%s': axes name plugin params, %stiming.*, environment.* "
                        "or gate.*",

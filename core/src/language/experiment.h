@@ -11,8 +11,8 @@
  *   sweep        array   [{"axis": param name, "values": [canonical values...]}, ...]; the
  *                         in-process points are their cartesian product, first axis outermost
  *   timing       object  see rigor_timing_t (all fields present)
- *   environment  object  {affinity, noise, randomize_env, telemetry} (fields.c reads them,
- *                         evidence/environment.h checks them; docs/environment.md)
+ *   environment  object  see rigor_environment_t (fields.c writes it, evidence/environment.h
+ *                         checks it against the machine; docs/environment.md)
  *   gate         object  {cv_max, min_samples}
  *   launcher     array of strings, or null
  *   ranks        integer, the "{ranks}" of a launcher
@@ -28,6 +28,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "environment_settings.h"
 #include "loader.h"
 #include "plan.h"
 #include "timing.h"
@@ -38,6 +39,9 @@ typedef struct rigor_variant {
   json_t *settings; /* fully resolved settings, as described above */
   /* settings.timing, parsed once here: the runner and the plan read this, never the JSON. */
   rigor_timing_t timing;
+  /* settings.environment, parsed once likewise; it borrows the binding and the burners from
+   * `settings`. */
+  rigor_environment_t environment;
   char *commands;     /* the external commands its runs would execute, one per line; NULL: none */
   uint64_t footprint; /* bytes one plugin instance holds (its footprint hook); 0: unknown */
 } rigor_variant_t;

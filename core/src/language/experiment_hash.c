@@ -19,10 +19,7 @@ json_t *rigor_experiment_hashed_form(const json_t *resolved) {
 
 int rigor_experiment_hash(const json_t *resolved, char hex[65]) {
   json_t *form = rigor_experiment_hashed_form(resolved);
-  char *dump = form ? rigor_canonical_dump(form) : NULL;
+  int rc = rigor_canonical_sha256(form, hex);
   json_decref(form);
-  if (!dump) return RIGOR_ENOMEM;
-  rigor_sha256_hex(dump, strlen(dump), hex);
-  free(dump);
-  return 0;
+  return rc;
 }

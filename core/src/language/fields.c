@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "environment_settings.h"
 #include "language_internal.h"
 #include "timing.h"
 #include "units.h"
@@ -336,7 +337,10 @@ static int conv_noise(rigor__cfg_t *c, const rigor__node_t *n, const char *w, js
 }
 
 static json_t *telemetry_defaults(void) {
-  return json_pack("{s:f, s:b, s:f}", "interval", 0.1, "raw", 0, "clock_threshold", 0.8);
+  rigor_environment_t e;
+  rigor_environment_defaults(&e);
+  return json_pack("{s:f, s:b, s:f}", "interval", e.telemetry.interval_s, "raw",
+                   (int)e.telemetry.raw, "clock_threshold", e.telemetry.clock_threshold);
 }
 
 static int conv_telemetry(rigor__cfg_t *c, const rigor__node_t *n, const char *w, json_t **o) {
@@ -437,6 +441,13 @@ static const section_t sections[] = {
 static const section_t *section_of(const char *name) {
   for (size_t i = 0; i < sizeof sections / sizeof *sections; i++)
     if (strcmp(sections[i].name, name) == 0) return &sections[i];
+  return NULL;
+}
+
+const char *rigor__section_named(const char *text, size_t len) {
+  for (size_t i = 0; i < sizeof sections / sizeof *sections; i++)
+    if (strlen(sections[i].name) == len && strncmp(sections[i].name, text, len) == 0)
+      return sections[i].name;
   return NULL;
 }
 

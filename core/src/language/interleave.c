@@ -6,12 +6,8 @@
 
 /* Sections whose settings belong to the whole process, so their levels cannot share one run. */
 static const char *process_section(const char *axis) {
-  static const char *const sections[] = {"timing", "environment", "gate"};
-  for (size_t i = 0; i < sizeof sections / sizeof *sections; i++) {
-    size_t n = strlen(sections[i]);
-    if (strncmp(axis, sections[i], n) == 0 && axis[n] == '.') return sections[i];
-  }
-  return NULL;
+  const char *dot = strchr(axis, '.');
+  return dot ? rigor__section_named(axis, (size_t)(dot - axis)) : NULL;
 }
 
 static const json_t *find_axis(rigor__cfg_t *c, const rigor__node_t *at, const char *axis,

@@ -134,6 +134,9 @@ int rigor__section(rigor__cfg_t *c, const char *section, const rigor__node_t *n,
  * cap - 1 of them) for did-you-mean; returns how many. */
 #define RIGOR__SECTION_FIELDS_MAX 16
 size_t rigor__section_names(const char *section, const char **names, size_t cap);
+/* The core section (timing, environment, gate) spelled by the len characters at text, from the
+ * same tables; NULL for none. */
+const char *rigor__section_named(const char *text, size_t len);
 
 /* Axes of the in-process sweep and the between-process matrix (axis.c, matrix.c). */
 typedef struct rigor__axis_value {

@@ -168,8 +168,12 @@ static int make_variant(const matrix_t *m, const size_t *v, const json_t *settin
     }
   }
   /* The fields converted the values; a refusal here is the language's own fault. */
-  return rigor_timing_from_json(json_object_get(out->settings, "timing"), &out->timing, err,
-                                errlen);
+  int rc =
+      rigor_timing_from_json(json_object_get(out->settings, "timing"), &out->timing, err, errlen);
+  if (!rc)
+    rc = rigor_environment_from_json(json_object_get(out->settings, "environment"),
+                                     &out->environment, err, errlen);
+  return rc;
 }
 
 static int build_variants(rigor__cfg_t *c, const rigor__node_t *at, matrix_t *m,

@@ -25,12 +25,9 @@ static json_t *tree_json(const rigor__node_t *n) {
 
 int rigor__tree_sha256(const rigor__node_t *tree, char hex[65]) {
   json_t *doc = tree_json(tree);
-  char *text = doc ? rigor_canonical_dump(doc) : NULL;
+  int rc = rigor_canonical_sha256(doc, hex);
   json_decref(doc);
-  if (!text) return RIGOR_ENOMEM;
-  rigor_sha256_hex(text, strlen(text), hex);
-  free(text);
-  return 0;
+  return rc;
 }
 
 bool rigor__is_sha256(const char *text) {

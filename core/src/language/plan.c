@@ -88,10 +88,12 @@ json_t *rigor_schedule_describe(const rigor_order_t *order, const rigor_schedule
   json_object_set_new(sched, "randomize", json_boolean(order->randomize));
   json_object_set_new(sched, "square_rows", json_integer(s->square_rows));
   json_object_set_new(sched, "incomplete", json_boolean(s->incomplete));
-  if (order->precision > 0)
-    json_object_set_new(sched, "adaptive",
-                        json_pack("{s:I, s:I, s:f}", "min", (json_int_t)order->min_blocks, "max",
-                                  (json_int_t)order->replicates, "precision", order->precision));
+  if (order->precision > 0) {
+    json_t *adaptive = json_pack("{s:I, s:I, s:f}", "min", (json_int_t)order->min_blocks, "max",
+                                 (json_int_t)order->replicates, "precision", order->precision);
+    if (order->decided > 0) json_object_set_new(adaptive, "decided", json_real(order->decided));
+    json_object_set_new(sched, "adaptive", adaptive);
+  }
   json_t *blocks = json_array();
   for (uint32_t b = 0; b < s->n_blocks; b++) {
     json_t *row = json_array();

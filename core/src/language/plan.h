@@ -19,6 +19,9 @@ typedef struct rigor_order {
    * `replicates` (max) blocks have run, or the deadline passes. precision 0: a fixed count. */
   uint32_t min_blocks;
   double precision;
+  /* replicates.decided: the threshold of the contrasts' verdicts; once every verdict at it is
+   * beyond doubt (docs/methodology.md, "Stopping"), no more blocks are added. 0: off. */
+  double decided;
 } rigor_order_t;
 
 struct rigor_design {

@@ -111,10 +111,10 @@ static int resolve_launcher(rigor__cfg_t *c, const rigor__node_t *n, json_t **ou
   return 0;
 }
 
-/* replicates: {min, max, precision}: the schedule holds max blocks, of which the first min
- * always run. Two blocks are the fewest that give an interval. */
+/* replicates: {min, max, precision, decided}: the schedule holds max blocks, of which the first
+ * min always run. Two blocks are the fewest that give an interval. */
 static int resolve_adaptive(rigor__cfg_t *c, const rigor__node_t *n, rigor_order_t *o) {
-  static const char *const keys[] = {"min", "max", "precision", NULL};
+  static const char *const keys[] = {"min", "max", "precision", "decided", NULL};
   if (rigor__check_keys(c, n, keys, "order.replicates")) return RIGOR_ECONFIG;
   const rigor__node_t *min = rigor__get(n, "min"), *max = rigor__get(n, "max"),
                       *precision = rigor__get(n, "precision");
@@ -130,6 +130,10 @@ static int resolve_adaptive(rigor__cfg_t *c, const rigor__node_t *n, rigor_order
     return rigor__fail(c, min, "order.replicates.min (%llu) is above max (%llu)",
                        (unsigned long long)lo, (unsigned long long)hi);
   if (rigor__get_percent(c, precision, "order.replicates.precision", 1e-6, 0.999999, &o->precision))
+    return RIGOR_ECONFIG;
+  const rigor__node_t *decided = rigor__get(n, "decided");
+  if (decided &&
+      rigor__get_percent(c, decided, "order.replicates.decided", 1e-6, 0.999999, &o->decided))
     return RIGOR_ECONFIG;
   o->min_blocks = (uint32_t)lo;
   o->replicates = (uint32_t)hi;
@@ -315,6 +319,9 @@ static int resolve_experiment(rigor__cfg_t *c, const rigor__node_t *n, const top
           ? json_pack("{s:I, s:I, s:f}", "min", (json_int_t)e->order.min_blocks, "max",
                       (json_int_t)e->order.replicates, "precision", e->order.precision)
           : json_integer((json_int_t)e->order.replicates);
+  /* Only when set, so the hash of every experiment without it stays what it was. */
+  if (e->order.precision > 0 && e->order.decided > 0)
+    json_object_set_new(replicates, "decided", json_real(e->order.decided));
   json_t *order = json_pack("{s:s, s:o, s:I, s:b, s:s*}", "design", e->order.design->name,
                             "replicates", replicates, "seed", (json_int_t)e->order.seed,
                             "randomize", (int)e->order.randomize, "interleave", e->interleave.axis);

@@ -113,7 +113,7 @@ json_t *rigor_record_run(const rigor_run_record_t *x) {
   return rec;
 }
 
-const char *const rigor_stop_reason_names[] = {"precision", "max", "deadline", NULL};
+const char *const rigor_stop_reason_names[] = {"precision", "max", "deadline", "decided", NULL};
 
 int rigor_stop_reason_parse(const char *name) {
   for (int i = 0; name && i < RIGOR_STOP_COUNT; i++)
@@ -122,7 +122,7 @@ int rigor_stop_reason_parse(const char *name) {
 }
 
 bool rigor_stop_final(rigor_stop_reason_t r) {
-  return r == RIGOR_STOP_PRECISION || r == RIGOR_STOP_MAX;
+  return r == RIGOR_STOP_PRECISION || r == RIGOR_STOP_MAX || r == RIGOR_STOP_DECIDED;
 }
 
 json_t *rigor_record_stop(const rigor_stop_record_t *x) {
@@ -132,6 +132,7 @@ json_t *rigor_record_stop(const rigor_stop_record_t *x) {
   json_object_set_new(rec, "max", json_integer(x->max_blocks));
   json_object_set_new(rec, "precision", x->precision > 0 ? json_real(x->precision) : json_null());
   json_object_set_new(rec, "reason", json_string(rigor_stop_reason_names[x->reason]));
+  if (x->decided > 0) json_object_set_new(rec, "decided", json_real(x->decided));
   json_object_set_new(rec, "worst_half_width_log",
                       isfinite(x->worst_half_width_log) ? json_real(x->worst_half_width_log)
                                                         : json_null());

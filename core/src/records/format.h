@@ -100,6 +100,7 @@ typedef enum {
   RIGOR_STOP_PRECISION = 0, /* every interval reached order.replicates.precision */
   RIGOR_STOP_MAX,           /* the schedule's last block ran */
   RIGOR_STOP_DEADLINE,      /* the experiment's deadline passed */
+  RIGOR_STOP_DECIDED,       /* every contrast's verdict was beyond doubt (replicates.decided) */
   RIGOR_STOP_COUNT,
 } rigor_stop_reason_t;
 extern const char *const rigor_stop_reason_names[]; /* indexed by rigor_stop_reason_t */
@@ -115,6 +116,7 @@ typedef struct rigor_stop_record {
   uint32_t blocks;                 /* complete blocks in the file */
   uint32_t min_blocks, max_blocks; /* the order's; min = max for a fixed number of blocks */
   double precision;                /* the order's target, 0 for a fixed number of blocks */
+  double decided;                  /* the order's replicates.decided threshold, 0 when off */
   rigor_stop_reason_t reason;
   double worst_half_width_log; /* the widest interval the rule read (log scale; INFINITY none) */
   json_t *targets;             /* taken: [{kind, ..., half_width_log, stop}] */

@@ -47,10 +47,8 @@ json_t *rigor_import_experiment_record(rigor_import_experiment_t *x) {
       "{s:i, s:s, s:s, s:O, s:{s:O, s:[], s:[]}, s:{s:s, s:i, s:i, s:b}}", "schema", 1, "name",
       x->name, "plugin", x->tool, "settings", x->settings, "matrix", "axes", axes, "zip", "exclude",
       "order", "design", "sequential", "replicates", (int)x->blocks, "seed", 0, "randomize", 0);
-  char *canonical = config ? rigor_canonical_dump(config) : NULL;
   char hash[65] = "";
-  if (canonical) rigor_sha256_hex(canonical, strlen(canonical), hash);
-  free(canonical);
+  rigor_canonical_sha256(config, hash);
   json_t *schedule =
       json_pack("{s:s, s:i, s:i, s:b, s:i, s:b, s:o}", "design", "sequential", "seed", 0,
                 "replicates", (int)x->blocks, "randomize", 0, "square_rows", 0, "incomplete", 0,

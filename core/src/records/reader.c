@@ -106,14 +106,36 @@ static int deliver_sample(const rigor_results_callbacks_t *cb, rigor_sample_t *s
   return cb->sample(cb->arg, s);
 }
 
+/* Whether memory for parsing a line of n bytes can be had: its string buffer grows by doubling
+ * and the parsed value holds a copy, about three times the line (four, to leave a margin).
+ * Asked before a long line is parsed, because jansson 2.14 crashes on some failed allocations
+ * inside its lexer instead of returning an error. */
+static bool room_to_parse(size_t n) {
+  if (n > SIZE_MAX / 5) return false;
+  void *p = malloc(4 * n + (1u << 20));
+  free(p);
+  return p != NULL;
+}
+
 static int read_with_jansson(reader_t *r, const char *text, size_t len, size_t start, size_t line,
                              bool last_cut, bool *truncated) {
   json_error_t jerr;
+  if (len - start > (1u << 20) && !room_to_parse(len - start)) {
+    snprintf(r->err, r->errlen, "%s:%zu: out of memory reading this line (%zu bytes)", r->path,
+             line, len - start);
+    return RIGOR_ENOMEM;
+  }
   json_t *rec = json_loadb(text + start, len - start, 0, &jerr);
   if (!rec) {
     if (last_cut) {
       if (truncated) *truncated = true;
       return 0;
+    }
+    if (json_error_code(&jerr) == json_error_out_of_memory) {
+      /* jansson reports a failed allocation as a parse error at the spot it gave up. */
+      snprintf(r->err, r->errlen, "%s:%zu: out of memory reading this line (%zu bytes)", r->path,
+               line, len - start);
+      return RIGOR_ENOMEM;
     }
     if (line == 1 && looks_like_experiment(r->path, text + start, len - start))
       snprintf(r->err, r->errlen,

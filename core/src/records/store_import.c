@@ -234,14 +234,6 @@ static void free_import(import_t *im) {
 
 /* ---- keys: the second read ------------------------------------------------------------------ */
 
-static int digest_of(const json_t *rec, char out[65]) {
-  char *text = rigor_canonical_dump(rec);
-  if (!text) return RIGOR_ENOMEM;
-  rigor_sha256_hex(text, strlen(text), out);
-  free(text);
-  return 0;
-}
-
 static void feed_line(rigor_sha256_t *h, const char *text) {
   rigor_sha256_update(h, text, strlen(text));
   rigor_sha256_update(h, "\n", 1);
@@ -554,7 +546,7 @@ static int read_file(import_t *im, char *err, size_t errlen) {
     return RIGOR_EINVAL;
   }
   for (size_t e = 0; !rc && e < im->n_exps; e++)
-    rc = digest_of(im->exps[e].rec, im->exps[e].key);
+    rc = rigor_canonical_sha256(im->exps[e].rec, im->exps[e].key);
   bool samples = false;
   for (size_t r = 0; !rc && r < im->n_runs; r++) {
     run_group_t *g = &im->runs[r];

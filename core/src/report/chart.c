@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "html.h"
+#include "writers.h"
 #include "units.h"
 
 /* Okabe & Ito (2008), without the yellow, which is hard to see on white. */
@@ -186,6 +186,16 @@ void rigor_axis_title(const rigor_axis_t *a, const char *what, char *buf, size_t
     snprintf(buf, len, "%s (%s%s)", what, u, a->log ? ", log scale" : "");
   else
     snprintf(buf, len, "%s%s", what, a->log ? " (log scale)" : "");
+}
+
+rigor_frame_t rigor_frame_in(int view_w, double left, double right, double top, double height,
+                             double bottom) {
+  return (rigor_frame_t){.left = left,
+                         .top = top,
+                         .width = view_w - left - right,
+                         .height = height,
+                         .view_w = view_w,
+                         .view_h = (int)(top + height + bottom)};
 }
 
 void rigor_chart_open(FILE *out, const rigor_frame_t *f, const char *heading) {

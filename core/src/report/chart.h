@@ -68,6 +68,10 @@ typedef struct rigor_frame {
   int view_w, view_h;
 } rigor_frame_t;
 
+/* The frame of a plot `height` high in a view `view_w` wide, with these margins around it. */
+rigor_frame_t rigor_frame_in(int view_w, double left, double right, double top, double height,
+                             double bottom);
+
 /* Opens the <svg> (with its view box and an accessible title) after an <h4> heading. */
 void rigor_chart_open(FILE *out, const rigor_frame_t *f, const char *heading);
 void rigor_chart_close(FILE *out);

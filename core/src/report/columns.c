@@ -69,8 +69,9 @@ static double flops(const rigor_row_t *r) {
 static double cv_max(const rigor_row_t *r) {
   return r->cv_max;
 }
+/* No check ran on any window (an import of a tool that has none): unknown, not 0. */
 static double wrong(const rigor_row_t *r) {
-  return (double)r->n_wrong;
+  return r->n_checked || r->n_wrong ? (double)r->n_wrong : NAN;
 }
 static double too_short(const rigor_row_t *r) {
   return (double)r->n_too_short;
@@ -246,7 +247,8 @@ void rigor_stat_json(const rigor_row_t *r, json_t *obj) {
       const char *s = c->text(r);
       v = s ? json_string(s) : json_null();
     } else if (c->kind == RIGOR_COL_COUNT) {
-      v = json_integer((json_int_t)c->value(r));
+      double x = c->value(r);
+      v = isfinite(x) ? json_integer((json_int_t)x) : json_null(); /* unknown, as #wrong can be */
     } else {
       v = rigor_json_real_or_null(c->value(r));
     }

@@ -8,7 +8,7 @@
 #include "chart.h"
 #include "context.h"
 #include "forest.h"
-#include "label_parts.h"
+#include "labels.h"
 #include "report.h"
 #include "rigor/plugin.h"
 #include "tally.h"
@@ -78,13 +78,7 @@ static void comparison_forest(const void *arg, FILE *out) {
     const rigor_cmp_row_t *r = &c->rows[i];
     const char *parts[] = {r->experiment, r->variant_label, r->point_label};
     rigor_label_join(labels[i], sizeof *labels, " / ", parts, 3);
-    bool flip = r->base && r->base->figure.higher_is_better;
-    items[i].label = labels[i];
-    items[i].ratio = flip ? 1 / r->ratio : r->ratio;
-    items[i].lo = flip ? 1 / r->ci_hi : r->ci_lo;
-    items[i].hi = flip ? 1 / r->ci_lo : r->ci_hi;
-    items[i].show_ratio = true;
-    items[i].color = rigor_chart_verdict_color(r->verdict);
+    items[i] = rigor_forest_judged(labels[i], &r->cost, r->verdict);
   }
   if (items && labels)
     rigor_forest_svg(out, "CAND / BASE (right of 1 is slower)",
@@ -98,20 +92,19 @@ static void answer_line(const rigor_cmp_row_t *r, char *buf, size_t len) {
   char where[600];
   const char *parts[] = {r->experiment, r->variant_label, r->point_label};
   rigor_label_join(where, sizeof where, "/", parts, 3);
-  bool up = r->base && r->base->figure.higher_is_better;
-  double cost = up ? 1 / r->ratio : r->ratio;
-  double lo = up ? 1 / r->ci_hi : r->ci_lo, hi = up ? 1 / r->ci_lo : r->ci_hi;
-  if (!isfinite(cost) || !isfinite(lo) || !isfinite(hi) || r->verdict == RIGOR_CMP_MISSING ||
-      r->verdict == RIGOR_CMP_INVALID || r->verdict == RIGOR_CMP_INCOMPARABLE) {
+  const rigor_cost_t *cost = &r->cost;
+  if (!isfinite(cost->ratio) || !isfinite(cost->lo) || !isfinite(cost->hi) ||
+      r->verdict == RIGOR_CMP_MISSING || r->verdict == RIGOR_CMP_INVALID ||
+      r->verdict == RIGOR_CMP_INCOMPARABLE) {
     snprintf(buf, len, "%s: %s (%s)", where, rigor_cmp_verdict_name(r->verdict), r->reason);
     return;
   }
-  bool worse = cost > 1;
   bool time = r->base && strcmp(r->base->figure.name, "time_s") == 0;
-  const char *word = time ? (worse ? "slower" : "faster") : (worse ? "worse" : "better");
-  double f = worse ? cost : 1 / cost, flo = worse ? lo : 1 / hi, fhi = worse ? hi : 1 / lo;
+  const char *word =
+      time ? (cost->worse ? "slower" : "faster") : (cost->worse ? "worse" : "better");
   int n = snprintf(buf, len, "%s: CAND %s %.2f× %s than BASE [%.2f, %.2f], %zu and %zu runs", where,
-                   time ? "ran" : "is", f, word, flo, fhi, r->runs_base, r->runs_cand);
+                   time ? "ran" : "is", cost->factor, word, cost->factor_lo, cost->factor_hi,
+                   r->runs_base, r->runs_cand);
   if (n > 0 && (size_t)n < len && r->verdict != RIGOR_CMP_FASTER && r->verdict != RIGOR_CMP_SLOWER)
     snprintf(buf + n, len - (size_t)n, ": %s (%s)", rigor_cmp_verdict_name(r->verdict), r->reason);
 }
@@ -193,10 +186,10 @@ rigor_doc_t *rigor_comparison_doc(const rigor_comparison_t *c) {
     }
     rigor_table_set_value(t, w, 5, r->ratio - 1);
     rigor_table_set_value(t, w, 6, r->p95_ratio - 1);
-    if (isfinite(r->ci_lo))
-      snprintf(s, sizeof s, "[%+.2f%%, %+.2f%%]%s", (r->ci_lo - 1) * 100, (r->ci_hi - 1) * 100,
-               r->one_run && !r->figure_exact ? " cycles" : "");
-    else
+    if (isfinite(r->ci_lo)) {
+      rigor_fmt_change_interval(s, sizeof s, r->ci_lo - 1, r->ci_hi - 1);
+      if (r->one_run && !r->figure_exact) snprintf(s + strlen(s), sizeof s - strlen(s), " cycles");
+    } else
       snprintf(s, sizeof s, "-");
     rigor_table_set_text(t, w, 7, s);
     if (isfinite(r->p_holm))

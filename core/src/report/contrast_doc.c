@@ -6,26 +6,12 @@
 #include "chart.h"
 #include "contrast_doc.h"
 #include "forest.h"
-#include "label_parts.h"
-#include "html.h"
+#include "writers.h"
 #include "json_util.h"
 #include "labels.h"
 
 static bool is_time(const rigor_contrast_t *c) {
   return c->figure && strcmp(c->figure, "time_s") == 0;
-}
-
-/* The ratio as a cost: above 1 the level is worse (slower) than the reference. */
-static void cost(const rigor_contrast_t *c, double *r, double *lo, double *hi) {
-  if (c->higher_is_better) {
-    *r = 1 / c->ratio;
-    *lo = 1 / c->hi;
-    *hi = 1 / c->lo;
-  } else {
-    *r = c->ratio;
-    *lo = c->lo;
-    *hi = c->hi;
-  }
 }
 
 static void fmt_factor(char *buf, size_t len, double f) {
@@ -49,15 +35,12 @@ void rigor_contrast_sentence(const rigor_contrast_t *c, char *buf, size_t len) {
              rigor_cmp_verdict_name(c->verdict), c->reason);
     return;
   }
-  double r, lo, hi;
-  cost(c, &r, &lo, &hi);
-  bool slower = r > 1;
+  bool slower = c->cost.worse;
   const char *word = is_time(c) ? (slower ? "slower" : "faster") : (slower ? "worse" : "better");
-  double f = slower ? r : 1 / r, flo = slower ? lo : 1 / hi, fhi = slower ? hi : 1 / lo;
   char fs[32], ls[32], hs[32];
-  fmt_factor(fs, sizeof fs, f);
-  fmt_factor(ls, sizeof ls, flo);
-  fmt_factor(hs, sizeof hs, fhi);
+  fmt_factor(fs, sizeof fs, c->cost.factor);
+  fmt_factor(ls, sizeof ls, c->cost.factor_lo);
+  fmt_factor(hs, sizeof hs, c->cost.factor_hi);
   char on[128] = "";
   if (!is_time(c)) snprintf(on, sizeof on, " on %s", c->figure);
   char blocks[64];
@@ -140,7 +123,7 @@ json_t *rigor_contrasts_json(const rigor_contrasts_t *set) {
 
 static void fmt_interval(char *buf, size_t len, const rigor_contrast_t *c) {
   if (isfinite(c->lo) && isfinite(c->hi))
-    snprintf(buf, len, "[%+.2f%%, %+.2f%%]", (c->lo - 1) * 100, (c->hi - 1) * 100);
+    rigor_fmt_change_interval(buf, len, c->lo - 1, c->hi - 1);
   else
     snprintf(buf, len, "-");
 }
@@ -255,10 +238,7 @@ static void forest_figure(const void *arg, FILE *out) {
     rigor_label_join(where, sizeof where, ", ", at, 2);
     const char *parts[] = {where, versus};
     rigor_label_join(labels[i], sizeof *labels, ": ", parts, 2);
-    items[i].label = labels[i];
-    cost(c, &items[i].ratio, &items[i].lo, &items[i].hi);
-    items[i].show_ratio = true;
-    items[i].color = rigor_chart_verdict_color(c->verdict);
+    items[i] = rigor_forest_judged(labels[i], &c->cost, c->verdict);
   }
   if (items && labels)
     rigor_forest_svg(out, "contrasts: level / reference (right of 1 is slower)",

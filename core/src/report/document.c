@@ -12,17 +12,20 @@ rigor_doc_t *rigor_doc_new(const char *title) {
   return doc;
 }
 
+/* Everything a part owns. */
+static void part_free(rigor_part_t *p) {
+  free(p->text);
+  rigor_table_free(p->table);
+  json_decref(p->notes);
+  json_decref(p->warnings);
+  free(p->figure_arg);
+  free(p->section);
+}
+
 void rigor_doc_free(rigor_doc_t *doc) {
   if (!doc) return;
-  for (size_t i = 0; i < doc->n_parts; i++) {
-    rigor_part_t *p = &doc->parts[i];
-    free(p->text);
-    rigor_table_free(p->table);
-    json_decref(p->notes);
-    json_decref(p->warnings);
-    free(p->figure_arg);
-    free(p->section);
-  }
+  for (size_t i = 0; i < doc->n_parts; i++)
+    part_free(&doc->parts[i]);
   free(doc->parts);
   free(doc->title);
   free(doc->section), free(doc->main_table), free(doc->data_table);
@@ -198,12 +201,7 @@ int rigor_doc_select(rigor_doc_t *doc, const char *table, const char *const *col
         doc->parts[k++] = *p;
         continue;
       }
-      free(p->text);
-      rigor_table_free(p->table);
-      json_decref(p->notes);
-      json_decref(p->warnings);
-      free(p->figure_arg);
-      free(p->section);
+      part_free(p);
     }
     doc->n_parts = k;
     replace(&doc->data_table, table);

@@ -4,9 +4,19 @@
 #include <string.h>
 
 #include "chart.h"
-#include "html.h"
+#include "writers.h"
 
 enum { VIEW_W = 1200, LABEL_W = 380, RIGHT = 40, TOP = 12, ROW = 24, BOTTOM = 50 };
+
+rigor_forest_item_t rigor_forest_judged(const char *label, const rigor_cost_t *cost,
+                                        rigor_cmp_verdict_t verdict) {
+  return (rigor_forest_item_t){.label = label,
+                               .ratio = cost->ratio,
+                               .lo = cost->lo,
+                               .hi = cost->hi,
+                               .show_ratio = true,
+                               .color = rigor_chart_verdict_color(verdict)};
+}
 
 void rigor_forest_svg(FILE *out, const char *heading, const char *axis_title,
                       const rigor_forest_item_t *items, size_t n, double threshold) {

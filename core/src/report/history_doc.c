@@ -2,13 +2,8 @@
 #include <string.h>
 
 #include "history_doc.h"
-#include "label_parts.h"
 #include "report.h"
-
-void rigor_history_series_title(const rigor_series_t *s, char *buf, size_t len) {
-  const char *parts[] = {s->experiment, s->variant, s->point_label, s->metric};
-  rigor_label_join(buf, len, " / ", parts, 4);
-}
+#include "json_util.h"
 
 /* One unit for a series' times, from its values and intervals: never µs beside ms. */
 static rigor_unit_t series_unit(const rigor_series_t *s) {
@@ -33,9 +28,14 @@ static void fmt_value(const rigor_series_t *s, double v, char *buf, size_t len) 
 }
 
 static void fmt_change(const rigor_history_change_t *c, char *buf, size_t len) {
-  int n = snprintf(buf, len, "%+.2f%%", c->cp.change * 100);
-  if (isfinite(c->lo))
-    n += snprintf(buf + n, len - (size_t)n, " [%+.2f%%, %+.2f%%]", c->lo * 100, c->hi * 100);
+  char change[48], interval[112] = "";
+  rigor_fmt_percent(change, sizeof change, c->cp.change, 1);
+  if (isfinite(c->lo)) {
+    interval[0] = ' ';
+    rigor_fmt_change_interval(interval + 1, sizeof interval - 1, c->lo, c->hi);
+  }
+  int n = snprintf(buf, len, "%s%s", change, interval);
+  if (n < 0 || (size_t)n >= len) return;
   snprintf(buf + n, len - (size_t)n, " p %.2g %s", c->cp.p,
            c->regression ? "REGRESSION" : "improvement");
 }
@@ -128,9 +128,9 @@ static void add_series(rigor_doc_t *doc, const rigor_history_t *h, const rigor_s
       const rigor_history_change_t *c = &s->changes[k];
       char cell[7][128];
       rigor_history_commit_label(h, s->points[c->point].commit, cell[0], sizeof cell[0]);
-      snprintf(cell[1], sizeof cell[1], "%+.2f%%", c->cp.change * 100);
+      rigor_fmt_percent(cell[1], sizeof cell[1], c->cp.change, 1);
       if (isfinite(c->lo))
-        snprintf(cell[2], sizeof cell[2], "[%+.2f%%, %+.2f%%]", c->lo * 100, c->hi * 100);
+        rigor_fmt_change_interval(cell[2], sizeof cell[2], c->lo, c->hi);
       else
         snprintf(cell[2], sizeof cell[2], "-");
       snprintf(cell[3], sizeof cell[3], "%.2g", c->cp.p);
@@ -179,4 +179,72 @@ rigor_doc_t *rigor_history_doc(const rigor_history_t *h) {
   rigor_doc_text(doc, "%zu series over %zu commits: %zu change points, %zu regressions",
                  h->n_series, h->n_commits, changes, regressions);
   return doc;
+}
+
+static json_t *text_or_null(const char *s) {
+  return s ? json_string(s) : json_null();
+}
+
+static json_t *commit_json(const rigor_history_t *h, size_t i) {
+  const rigor_store_point_t *c = &h->commits[i];
+  return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:I}", "index", (json_int_t)i, "commit",
+                   text_or_null(c->commit), "date", text_or_null(c->date), "branch",
+                   text_or_null(c->branch), "dirty",
+                   c->dirty < 0 ? json_null() : json_boolean(c->dirty), "imported_at",
+                   text_or_null(c->imported_at), "first_import", (json_int_t)c->first_import);
+}
+
+static json_t *point_json(const rigor_history_t *h, const rigor_history_point_t *p) {
+  return json_pack("{s:o, s:I, s:s, s:I, s:I, s:o, s:o, s:o, s:o, s:s, s:o, s:b}", "commit",
+                   text_or_null(h->commits[p->commit].commit), "commit_index",
+                   (json_int_t)p->commit, "hash", p->hash, "runs", (json_int_t)p->runs, "samples",
+                   (json_int_t)p->n, "value", rigor_json_real_or_null(p->value), "ci_low",
+                   rigor_json_real_or_null(p->lo), "ci_high", rigor_json_real_or_null(p->hi), "cv",
+                   rigor_json_real_or_null(p->cv), "verdict", rigor_verdict_name(p->verdict),
+                   "reason", p->reason[0] ? json_string(p->reason) : json_null(), "change_point",
+                   p->change >= 0);
+}
+
+static json_t *change_json(const rigor_history_t *h, const rigor_series_t *s,
+                           const rigor_history_change_t *c) {
+  const rigor_history_point_t *p = &s->points[c->point];
+  return json_pack(
+      "{s:o, s:I, s:I, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, "
+      "s:I}",
+      "commit", text_or_null(h->commits[p->commit].commit), "commit_index", (json_int_t)p->commit,
+      "point_index", (json_int_t)c->point, "kind", c->regression ? "regression" : "improvement",
+      "change", rigor_json_real_or_null(c->cp.change), "ci_low", rigor_json_real_or_null(c->lo),
+      "ci_high", rigor_json_real_or_null(c->hi), "magnitude",
+      rigor_json_real_or_null(c->cp.magnitude), "p", rigor_json_real_or_null(c->cp.p),
+      "mean_before", rigor_json_real_or_null(c->cp.mean_before), "mean_after",
+      rigor_json_real_or_null(c->cp.mean_after), "sd_before",
+      rigor_json_real_or_null(c->cp.sd_before), "sd_after", rigor_json_real_or_null(c->cp.sd_after),
+      "n_before", (json_int_t)c->cp.n_before, "n_after", (json_int_t)c->cp.n_after);
+}
+
+static json_t *series_json(const rigor_history_t *h, const rigor_series_t *s) {
+  json_t *points = json_array(), *changes = json_array();
+  for (size_t i = 0; i < s->n_points; i++)
+    json_array_append_new(points, point_json(h, &s->points[i]));
+  for (size_t k = 0; k < s->n_changes; k++)
+    json_array_append_new(changes, change_json(h, s, &s->changes[k]));
+  return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:{s:s, s:f, s:f, s:I, s:I}, s:I, "
+                   "s:o, s:o}",
+                   "name", s->name, "experiment", s->experiment, "variant", s->variant, "point",
+                   s->point_label, "metric", s->metric, "kind", s->flag ? "flag" : "figure", "unit",
+                   s->unit, "better", s->higher_better ? "higher" : "lower", "detector", "method",
+                   "hunter", "significance", s->cpd.significance, "min_magnitude",
+                   s->cpd.min_magnitude, "window", (json_int_t)s->cpd.window, "min_points",
+                   (json_int_t)RIGOR_HISTORY_MIN_POINTS, "stable_points", (json_int_t)s->n_stable,
+                   "points", points, "change_points", changes);
+}
+
+json_t *rigor_history_json(const rigor_history_t *h) {
+  json_t *commits = json_array(), *series = json_array();
+  for (size_t i = 0; i < h->n_commits; i++)
+    json_array_append_new(commits, commit_json(h, i));
+  for (size_t i = 0; i < h->n_series; i++)
+    json_array_append_new(series, series_json(h, &h->series[i]));
+  return json_pack("{s:s, s:o, s:o}", "schema", "rigor.history/1", "commits", commits, "series",
+                   series);
 }

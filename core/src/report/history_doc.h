@@ -6,14 +6,13 @@
 
 #include "document.h"
 #include "history.h"
+#include "history_trend.h"
 
 /* The history as a document for any writer (history_doc.c); it borrows h. */
 rigor_doc_t *rigor_history_doc(const rigor_history_t *h);
+
+/* The history of the store as JSON: the document's data, and what `rigor history --format
+ * json` prints. */
 json_t *rigor_history_json(const rigor_history_t *h);
-/* "sort1 / default / time": the series' experiment, variant, point and figure, those that
- * exist (history_doc.c). */
-void rigor_history_series_title(const rigor_series_t *s, char *buf, size_t len);
-/* The trend plot of one series, as a figure of the document (history_trend.c). */
-void rigor_history_trend(rigor_doc_t *doc, const rigor_history_t *h, const rigor_series_t *s);
 
 #endif

@@ -2,8 +2,9 @@
 #include <string.h>
 
 #include "chart.h"
-#include "history_doc.h"
-#include "html.h"
+#include "history_trend.h"
+#include "writers.h"
+#include "labels.h"
 #include "report.h"
 
 /* The trend plot of a series in inline SVG (no script, nothing fetched): the median and interval
@@ -94,17 +95,17 @@ static void segments(const rigor_series_t *s, const rigor_frame_t *f, const rigo
   }
 }
 
+void rigor_history_series_title(const rigor_series_t *s, char *buf, size_t len) {
+  const char *parts[] = {s->experiment, s->variant, s->point_label, s->metric};
+  rigor_label_join(buf, len, " / ", parts, 4);
+}
+
 static void trend_svg(const rigor_history_t *h, const rigor_series_t *s, FILE *out) {
   double lo, hi;
   value_span(s, &lo, &hi);
   rigor_axis_t y;
   rigor_axis_linear(&y, is_time(s) ? RIGOR_COL_TIME : RIGOR_COL_NUMBER, lo, hi, 6);
-  rigor_frame_t f = {.left = LEFT,
-                     .top = TOP,
-                     .width = VIEW_W - LEFT - RIGHT,
-                     .height = PLOT_H,
-                     .view_w = VIEW_W,
-                     .view_h = TOP + PLOT_H + BOTTOM};
+  rigor_frame_t f = rigor_frame_in(VIEW_W, LEFT, RIGHT, TOP, PLOT_H, BOTTOM);
   char title[1200], axis_title[200];
   rigor_history_series_title(s, title, sizeof title);
   rigor_chart_open(out, &f, title);

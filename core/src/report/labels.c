@@ -1,11 +1,10 @@
-#include "labels.h"
-
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "contrast_doc.h"
+#include "labels.h"
+#include "contrast.h"
 #include "rigor/plugin.h"
 #include "units.h"
 
@@ -188,4 +187,23 @@ void rigor_labels_set(const rigor_labels_t *l, rigor_table_t *t, size_t row, siz
     rigor_table_set_value(t, row, first + i, value);
     rigor_table_set_text(t, row, first + i, text);
   }
+}
+
+/* "-" is what a table prints for no value; in a label it is no part at all. */
+static int present(const char *s) {
+  return s && s[0] && strcmp(s, "-") != 0;
+}
+
+size_t rigor_label_join(char *buf, size_t len, const char *sep, const char *const *parts,
+                        size_t n) {
+  if (!len) return 0;
+  buf[0] = '\0';
+  size_t used = 0;
+  for (size_t i = 0; i < n && used < len; i++) {
+    if (!present(parts[i])) continue;
+    int k = snprintf(buf + used, len - used, "%s%s", used ? sep : "", parts[i]);
+    if (k < 0) break;
+    used = (size_t)k < len - used ? used + (size_t)k : len - 1;
+  }
+  return used;
 }

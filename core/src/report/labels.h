@@ -5,6 +5,7 @@
 #ifndef RIGOR_LABELS_H
 #define RIGOR_LABELS_H
 
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -48,5 +49,10 @@ void rigor_labels_set(const rigor_labels_t *l, rigor_table_t *t, size_t row, siz
  * the text people read; false when there is no value. */
 bool rigor_labels_value(const rigor_labels_t *l, size_t col, uint32_t variant, uint32_t point,
                         double *value, char *text, size_t len);
+
+/* A label built from the parts that exist: "sort1 / default", never "sort1: default," or
+ * ": cand vs base" where a part is missing. Writes the parts that are neither NULL, empty nor
+ * "-" into buf, `sep` between them; an empty string when none is. Returns the length written. */
+size_t rigor_label_join(char *buf, size_t len, const char *sep, const char *const *parts, size_t n);
 
 #endif

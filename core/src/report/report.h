@@ -44,15 +44,15 @@ rigor_table_t *rigor_report_nodes_table(const rigor_exp_analysis_t *e);
 size_t rigor_report_tables(const rigor_exp_analysis_t *e, rigor_by_t by, rigor_table_t **tables,
                            size_t cap);
 /* The iterations iters: auto chose per variant and point, from the ok runs' calibration
- * (report_calibration.c); no rows when no run calibrated. */
+ * (report_setup.c); no rows when no run calibrated. */
 rigor_table_t *rigor_report_calibration_table(const rigor_exp_analysis_t *e);
 /* The builds of a build axis: label, plugin, version, SHA-256 and file of each
- * (report_builds.c); no rows without builds. */
+ * (report_setup.c); no rows without builds. */
 rigor_table_t *rigor_report_builds_table(const rigor_exp_analysis_t *e);
 /* Appends a note for every two builds that load the same file (an A/A comparison). */
 void rigor_report_builds_notes(const rigor_exp_analysis_t *e, json_t *notes);
 /* The stop record of adaptive replication (or of a deadline): why the experiment stopped and
- * every interval the rule read (report_replication.c); NULL without a stop record. */
+ * every interval the rule read (report_setup.c); NULL without a stop record. */
 rigor_table_t *rigor_report_replication_table(const rigor_exp_analysis_t *e);
 /* Notes when max or the deadline stopped it short of its precision. */
 void rigor_report_replication_notes(const rigor_exp_analysis_t *e, json_t *notes);

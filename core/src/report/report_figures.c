@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "chart.h"
-#include "html.h"
+#include "writers.h"
 #include "labels.h"
 #include "report.h"
 
@@ -171,12 +171,7 @@ static void position_svg(const rigor_exp_analysis_t *e, uint32_t point, const ri
   rigor_axis_linear(&x, RIGOR_COL_NUMBER, 0, max_run + 1, 10);
   rigor_axis_integral(&x);
   time_axis(&y, lo, hi, 6, u->time);
-  rigor_frame_t f = {.left = AXIS_LEFT,
-                     .top = TOP,
-                     .width = VIEW_W - AXIS_LEFT - RIGHT,
-                     .height = PLOT_H,
-                     .view_w = VIEW_W,
-                     .view_h = TOP + PLOT_H + BOTTOM};
+  rigor_frame_t f = rigor_frame_in(VIEW_W, AXIS_LEFT, RIGHT, TOP, PLOT_H, BOTTOM);
   char heading[600], title[128];
   snprintf(heading, sizeof heading, "cycles in execution order, point %s", label ? label : "-");
   rigor_chart_open(out, &f, heading);
@@ -339,12 +334,7 @@ static void curve_svg(const curve_figure_t *cf, FILE *out) {
     rigor_axis_linear(&y, m.kind, m.kind == RIGOR_COL_TIME ? mlo : 0, fmax(mhi, fmin(yhi, 2 * mhi)),
                       6);
   rigor_axis_use_unit(&y, unit_of(&cf->units, m.kind));
-  rigor_frame_t f = {.left = AXIS_LEFT,
-                     .top = TOP,
-                     .width = VIEW_W - AXIS_LEFT - RIGHT,
-                     .height = PLOT_H + 40,
-                     .view_w = VIEW_W,
-                     .view_h = TOP + PLOT_H + 40 + BOTTOM};
+  rigor_frame_t f = rigor_frame_in(VIEW_W, AXIS_LEFT, RIGHT, TOP, PLOT_H + 40, BOTTOM);
   char heading[600], xt[300], yt[200];
   snprintf(heading, sizeof heading, "median %s against %s", m.what, l.cols[cf->col].name);
   rigor_chart_open(out, &f, heading);
@@ -417,12 +407,7 @@ static void telemetry_svg(const rigor_exp_analysis_t *e, FILE *out) {
   json_object_foreach(signals, name, unused) {
     double lo = INFINITY, hi = -INFINITY, t_hi = 0;
     rigor_axis_t x, y;
-    rigor_frame_t f = {.left = AXIS_LEFT,
-                       .top = TOP,
-                       .width = VIEW_W - AXIS_LEFT - RIGHT,
-                       .height = PLOT_H,
-                       .view_w = VIEW_W,
-                       .view_h = TOP + PLOT_H + BOTTOM};
+    rigor_frame_t f = rigor_frame_in(VIEW_W, AXIS_LEFT, RIGHT, TOP, PLOT_H, BOTTOM);
     for (int pass = 0; pass < 2; pass++) {
       if (pass == 1) {
         rigor_axis_linear(&x, RIGOR_COL_TIME, 0, t_hi > 0 ? t_hi : 1, 8);

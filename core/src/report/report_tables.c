@@ -301,13 +301,7 @@ static rigor_table_t *iterations_table(const rigor_exp_analysis_t *e, const rigo
 }
 
 static const char *metric_unit(const rigor_exp_analysis_t *e, const char *name) {
-  size_t i;
-  json_t *m;
-  json_array_foreach(json_object_get(json_object_get(e->record, "plugin"), "metrics"), i, m) {
-    const char *n = json_string_value(json_object_get(m, "name"));
-    if (n && strcmp(n, name) == 0) return json_string_value(json_object_get(m, "unit"));
-  }
-  return NULL;
+  return json_string_value(json_object_get(rigor_metric_declared(e, name), "unit"));
 }
 
 static rigor_table_t *metrics_table(const rigor_exp_analysis_t *e, const rigor_row_t **rows,

@@ -33,14 +33,9 @@ typedef struct series {
 static bool higher_is_better(const rigor_exp_analysis_t *e, const rigor_row_t *w,
                              const char *metric) {
   if (!metric) return w->figure.higher_is_better;
-  size_t i;
-  json_t *m;
-  json_array_foreach(json_object_get(json_object_get(e->record, "plugin"), "metrics"), i, m) {
-    const char *name = json_string_value(json_object_get(m, "name"));
-    const char *better = json_string_value(json_object_get(m, "better"));
-    if (name && better && strcmp(name, metric) == 0) return strcmp(better, "higher") == 0;
-  }
-  return false;
+  const char *better =
+      json_string_value(json_object_get(rigor_metric_declared(e, metric), "better"));
+  return better && strcmp(better, "higher") == 0;
 }
 
 static void row_value(const rigor_exp_analysis_t *e, const rigor_row_t *w, const char *metric,

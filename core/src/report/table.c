@@ -209,6 +209,13 @@ rigor_unit_t rigor_table_unit(const rigor_table_t *t, size_t col) {
   return rigor_unit_for(t->kinds[col], lo, hi);
 }
 
+rigor_unit_t *rigor_table_units(const rigor_table_t *t) {
+  rigor_unit_t *units = malloc((t->n_cols ? t->n_cols : 1) * sizeof *units);
+  for (size_t c = 0; units && c < t->n_cols; c++)
+    units[c] = rigor_table_unit(t, c);
+  return units;
+}
+
 /* "-0.00" reads as a sign where there is none. */
 static void drop_negative_zero(char *buf) {
   if (buf[0] != '-') return;
@@ -217,9 +224,21 @@ static void drop_negative_zero(char *buf) {
   memmove(buf, buf + 1, strlen(buf));
 }
 
+/* Beyond this a fixed-point number prints as a wall of digits (2e298 is 299 of them): such
+ * values are shown in exponent form. */
+#define HUGE_FIXED 1e15
+
+static bool huge(double v) {
+  return fabs(v) >= HUGE_FIXED;
+}
+
 void rigor_fmt_sig(char *buf, size_t len, double v) {
   if (!isfinite(v)) {
     snprintf(buf, len, "-");
+    return;
+  }
+  if (huge(v)) {
+    snprintf(buf, len, "%.4g", v);
     return;
   }
   double a = fabs(v);
@@ -246,7 +265,7 @@ void rigor_unit_format(const rigor_unit_t *u, rigor_col_kind_t kind, double v, c
     rigor_fmt_percent(buf, len, v, 1);
     return;
   case RIGOR_COL_COUNT:
-    snprintf(buf, len, "%.0f", v);
+    snprintf(buf, len, huge(v) ? "%.4g" : "%.0f", v);
     return;
   case RIGOR_COL_SIZE:
     if (v >= 0 && v == floor(v) && v < 1.8e19) {
@@ -259,7 +278,7 @@ void rigor_unit_format(const rigor_unit_t *u, rigor_col_kind_t kind, double v, c
   case RIGOR_COL_TIME:
   case RIGOR_COL_RATE:
   case RIGOR_COL_FLOP_RATE:
-    if (u->decimals >= 0) {
+    if (u->decimals >= 0 && !huge(v / u->scale)) {
       snprintf(buf, len, "%.*f", u->decimals, v / u->scale);
       drop_negative_zero(buf);
       return;
@@ -356,7 +375,7 @@ void rigor_fmt_time(char *buf, size_t len, double s) {
   else if (a < 1)
     snprintf(buf, len, "%.3f ms", s * 1e3);
   else
-    snprintf(buf, len, "%.3f s", s);
+    snprintf(buf, len, huge(s) ? "%.4g s" : "%.3f s", s);
 }
 
 void rigor_fmt_rate(char *buf, size_t len, double v, const char *unit) {
@@ -370,15 +389,24 @@ void rigor_fmt_rate(char *buf, size_t len, double v, const char *unit) {
     v /= 1000;
     p++;
   }
-  snprintf(buf, len, "%.2f %s%s/s", v, prefix[p], unit);
+  snprintf(buf, len, huge(v) ? "%.4g %s%s/s" : "%.2f %s%s/s", v, prefix[p], unit);
 }
 
 void rigor_fmt_percent(char *buf, size_t len, double f, int plus) {
   if (!isfinite(f))
     snprintf(buf, len, "-");
+  else if (huge(f * 100))
+    snprintf(buf, len, plus ? "%+.4g%%" : "%.4g%%", f * 100);
   else
     snprintf(buf, len, plus ? "%+.2f%%" : "%.2f%%", f * 100);
   if (!plus) drop_negative_zero(buf);
+}
+
+void rigor_fmt_change_interval(char *buf, size_t len, double lo, double hi) {
+  char a[48], b[48];
+  rigor_fmt_percent(a, sizeof a, lo, 1);
+  rigor_fmt_percent(b, sizeof b, hi, 1);
+  snprintf(buf, len, "[%s, %s]", a, b);
 }
 
 void rigor_fmt_number(char *buf, size_t len, double v) {

@@ -82,6 +82,9 @@ typedef struct rigor_unit {
  * least 1, moved up while the largest reads 100000 or more; decimals for four significant
  * digits of the smallest, at most three. */
 rigor_unit_t rigor_table_unit(const rigor_table_t *t, size_t col);
+/* Every column's unit, indexed by column (malloc'd, one entry at least); NULL when out of
+ * memory. */
+rigor_unit_t *rigor_table_units(const rigor_table_t *t);
 /* The same choice for a range of magnitudes (an axis of a chart). */
 rigor_unit_t rigor_unit_for(rigor_col_kind_t kind, double min_abs, double max_abs);
 /* The cell as people read it, in unit u (rigor_table_unit), without the unit's name. */
@@ -110,6 +113,8 @@ void rigor_unit_format(const rigor_unit_t *u, rigor_col_kind_t kind, double v, c
 void rigor_fmt_time(char *buf, size_t len, double seconds);
 void rigor_fmt_rate(char *buf, size_t len, double per_s, const char *unit);
 void rigor_fmt_percent(char *buf, size_t len, double fraction, int plus);
+/* "[-1.20%, +3.40%]": an interval of changes (fractions), each as rigor_fmt_percent with a sign. */
+void rigor_fmt_change_interval(char *buf, size_t len, double lo, double hi);
 void rigor_fmt_number(char *buf, size_t len, double v);
 /* Four significant digits, never in e-notation; integers of five digits or more in full. */
 void rigor_fmt_sig(char *buf, size_t len, double v);

@@ -2,7 +2,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "html.h"
 #include "writers.h"
 
 enum { CELL_MAX = 4096, LONG_TEXT = 40 };
@@ -27,7 +26,7 @@ static bool prose_column(const char *header) {
 
 static void table(const rigor_table_t *t, FILE *out) {
   char text[CELL_MAX];
-  rigor_unit_t *units = malloc((t->n_cols ? t->n_cols : 1) * sizeof *units);
+  rigor_unit_t *units = rigor_table_units(t);
   if (!units) return;
   if (t->title[0]) {
     fputs("<h3>", out);
@@ -43,7 +42,6 @@ static void table(const rigor_table_t *t, FILE *out) {
   fputs(">\n<tr>", out);
   size_t verdict_col = t->n_cols;
   for (size_t c = 0; c < t->n_cols; c++) {
-    units[c] = rigor_table_unit(t, c);
     if (t->show[c] == RIGOR_SHOW_DATA) continue;
     rigor_table_header_human(t, c, &units[c], text, sizeof text);
     fputs(rigor_table_is_numeric(t, c) ? "<th>" : "<th class=\"text\">", out);
@@ -184,4 +182,25 @@ int rigor_write_html(const rigor_doc_t *doc, FILE *out) {
   }
   fputs("</body>\n</html>\n", out);
   return ferror(out) ? RIGOR_EIO : 0;
+}
+
+void rigor_html_escape(FILE *out, const char *s) {
+  for (; s && *s; s++) {
+    switch (*s) {
+    case '<':
+      fputs("&lt;", out);
+      break;
+    case '>':
+      fputs("&gt;", out);
+      break;
+    case '&':
+      fputs("&amp;", out);
+      break;
+    case '"':
+      fputs("&quot;", out);
+      break;
+    default:
+      fputc(*s, out);
+    }
+  }
 }

@@ -18,10 +18,8 @@ static void cell(const char *raw, FILE *out) {
  * header (nvbench's markdown, one column per axis). */
 static void table(const rigor_table_t *t, FILE *out) {
   char text[CELL_MAX];
-  rigor_unit_t *units = malloc((t->n_cols ? t->n_cols : 1) * sizeof *units);
+  rigor_unit_t *units = rigor_table_units(t);
   if (!units) return;
-  for (size_t c = 0; c < t->n_cols; c++)
-    units[c] = rigor_table_unit(t, c);
   if (t->title[0]) fprintf(out, "### %s\n\n", t->title);
   for (long r = -2; r < (long)t->n_rows; r++) {
     fputc('|', out);
@@ -99,10 +97,5 @@ static void write_md(const rigor_doc_t *doc, FILE *out) {
 }
 
 int rigor_write_md(const rigor_doc_t *doc, FILE *out) {
-  /* What the document quotes from files reaches a terminal with its control characters
-   * escaped. */
-  FILE *guarded = rigor_term_guard(out);
-  write_md(doc, guarded ? guarded : out);
-  if (guarded && fclose(guarded) != 0) return RIGOR_EIO;
-  return ferror(out) ? RIGOR_EIO : 0;
+  return rigor_write_guarded(doc, out, write_md);
 }

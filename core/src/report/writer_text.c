@@ -268,10 +268,5 @@ static void write_text(const rigor_doc_t *doc, FILE *out) {
 }
 
 int rigor_write_text(const rigor_doc_t *doc, FILE *out) {
-  /* What the document quotes from files reaches a terminal with its control characters
-   * escaped. */
-  FILE *guarded = rigor_term_guard(out);
-  write_text(doc, guarded ? guarded : out);
-  if (guarded && fclose(guarded) != 0) return RIGOR_EIO;
-  return ferror(out) ? RIGOR_EIO : 0;
+  return rigor_write_guarded(doc, out, write_text);
 }

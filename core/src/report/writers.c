@@ -1,7 +1,9 @@
-#include "writers.h"
-
 #include <stdio.h>
 #include <string.h>
+
+#include "writers.h"
+#include "errors.h"
+#include "term_text.h"
 
 const rigor_writer_t rigor_writers[] = {
     {.name = "text", .summary = "aligned tables for a terminal", .write = rigor_write_text},
@@ -26,4 +28,21 @@ const char *rigor_writer_names(void) {
       snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "", w->name);
     }
   return names;
+}
+
+int rigor_write_guarded(const rigor_doc_t *doc, FILE *out,
+                        void (*show)(const rigor_doc_t *doc, FILE *out)) {
+  FILE *guarded = rigor_term_guard(out);
+  show(doc, guarded ? guarded : out);
+  if (guarded && fclose(guarded) != 0) return RIGOR_EIO;
+  return ferror(out) ? RIGOR_EIO : 0;
+}
+
+int rigor_write_json(const rigor_doc_t *doc, FILE *out) {
+  json_t *j = doc->json ? doc->json(doc->json_arg) : json_incref(doc->data);
+  if (!j) return RIGOR_ENOMEM;
+  int rc = json_dumpf(j, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+  fputc('\n', out);
+  json_decref(j);
+  return rc || ferror(out) ? RIGOR_EIO : 0;
 }

@@ -288,24 +288,21 @@ int rigor_child_run(const rigor_child_args_t *a) {
     c.ctx.host.error(&c.ctx, RIGOR_ENOMEM, "out of memory");
     goto end;
   }
-  /* The process's settings (affinity, deadline, telemetry) are the first arm's: an interleaved
-   * axis varies only what each instance holds. */
-  const json_t *env = json_object_get(c.arms[0].settings, "environment");
+  const rigor_environment_t *env = &a->environment;
   if (a->deadline_s > 0) c.ctx.deadline_ns = (double)rigor_now_ns() + a->deadline_s * 1e9;
 
   int n_cpus = 0;
-  const json_t *bind = json_object_get(env, "affinity");
-  if (rigor_affinity_apply(bind, c.ctx.cpus, 1024, &n_cpus, err, sizeof err) < 0) {
+  if (rigor_affinity_apply(env->affinity, c.ctx.cpus, 1024, &n_cpus, err, sizeof err) < 0) {
     c.ctx.host.error(&c.ctx, RIGOR_EINVAL, "environment.%s", err);
     goto end;
   }
   c.ctx.n_cpus = n_cpus < 1024 ? n_cpus : 1024;
-  if (bind && !json_is_null(bind)) end.affinity = cpus_json(&c.ctx);
+  if (env->affinity) end.affinity = cpus_json(&c.ctx);
 
   for (uint32_t i = 0; i < c.n_arms; i++)
     if (ready_arm(&c, &c.arms[i]) < 0) goto end;
-  rigor_telemetry_start(json_object_get(env, "telemetry"), c.ctx.cpus, c.ctx.n_cpus, telemetry_hook,
-                        &c, &tele);
+  rigor_telemetry_start(env->telemetry.interval_s, env->telemetry.raw, c.ctx.cpus, c.ctx.n_cpus,
+                        telemetry_hook, &c, &tele);
   end.status = measure(&c, &end);
   /* The sampler stops before fini, so the hook never sees freed state. */
   end.telemetry = tele ? rigor_telemetry_stop(tele, &end.telemetry_raw) : NULL;

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "context.h"
+#include "environment_settings.h"
 #include "rigor/plugin.h"
 #include "timing.h"
 
@@ -27,6 +28,9 @@ typedef struct rigor_child_args {
   const char *experiment_name;
   const json_t *settings; /* the variant's resolved settings */
   rigor_timing_t timing;  /* and their timing, parsed: the child never reads it from JSON */
+  /* The process's environment (binding, telemetry): the first arm's when arms are interleaved,
+   * since an interleaved axis varies only what each instance holds. */
+  rigor_environment_t environment;
   const rigor_plugin_t *plugin;
   uint32_t run, attempt, block, position, variant;
   rigor_comm_t *comm;

@@ -140,9 +140,13 @@ int rigor_child_main(const char *spec_path, const char *out_path, int out_fd, bo
   rigor_child_arm_t *arms = NULL;
   uint32_t *square = NULL;
   int code;
-  /* The spec is the settings' one serialised form: the timing is parsed from it once, here. */
+  /* The spec is the settings' one serialised form: the timing and the environment are parsed
+   * from it once, here. */
   int rc =
       rigor_timing_from_json(json_object_get(spec.settings, "timing"), &a.timing, err, sizeof err);
+  if (!rc)
+    rc = rigor_environment_from_json(json_object_get(spec.settings, "environment"), &a.environment,
+                                     err, sizeof err);
   if (!rc && spec.arms) rc = read_arms(&spec, &plugin->desc, &arms, &square, &a, err, sizeof err);
   if (rc < 0) {
     fprintf(stderr, "rigor __child: %s: %s\n", spec_path, err);

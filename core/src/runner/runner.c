@@ -287,8 +287,8 @@ static void run_one(runner_t *r, uint32_t k, uint32_t attempt, uint32_t done, ui
     snprintf(label + used, sizeof label - used, "%s%s", i ? " | " : "",
              job->variants[variants[i]].label);
   }
-  const json_t *env = json_object_get(settings, "environment");
   const rigor_timing_t *timing = job->variants[variant].timing;
+  const rigor_environment_t *env = job->variants[variant].environment;
   rigor_progress_t p = {.event = RIGOR_PROGRESS_RUN_START,
                         .run = k,
                         .total = job->n_blocks * n,
@@ -302,6 +302,7 @@ static void run_one(runner_t *r, uint32_t k, uint32_t attempt, uint32_t done, ui
       .experiment_name = job->name,
       .settings = settings,
       .timing = *timing,
+      .environment = *env,
       .plugin = &r->of_variant[variant]->desc,
       .run = k,
       .attempt = attempt,
@@ -329,15 +330,13 @@ static void run_one(runner_t *r, uint32_t k, uint32_t attempt, uint32_t done, ui
 
   rigor_noise_t *noise = NULL;
   json_t *noise_json = NULL;
-  const json_t *noise_cfg = json_object_get(env, "noise");
-  bool randomize = json_is_true(json_object_get(env, "randomize_env"));
+  bool randomize = env->randomize_env;
   char pad[RIGOR_ENV_PAD_MAX + 1];
   size_t pad_len = 0;
   if (randomize) rigor_env_pad(job->seed, k, pad, sizeof pad, &pad_len);
   long env_pad = randomize ? (long)pad_len : -1;
   char nerr[512];
-  if (noise_cfg && !json_is_null(noise_cfg) &&
-      rigor_noise_start(noise_cfg, &noise, nerr, sizeof nerr) < 0) {
+  if (env->noise && rigor_noise_start(env->noise, &noise, nerr, sizeof nerr) < 0) {
     o.status = RIGOR_RUN_FAILED;
     snprintf(o.reason, sizeof o.reason, "environment.noise: %s", nerr);
     env_pad = -1;
@@ -482,11 +481,8 @@ static off_t size_of(const char *path) {
 }
 
 static bool wants_raw_telemetry(const rigor_job_t *job) {
-  for (uint32_t i = 0; i < job->n_variants; i++) {
-    const json_t *tel =
-        json_object_get(json_object_get(job->variants[i].settings, "environment"), "telemetry");
-    if (json_is_true(json_object_get(tel, "raw"))) return true;
-  }
+  for (uint32_t i = 0; i < job->n_variants; i++)
+    if (job->variants[i].environment->telemetry.raw) return true;
   return false;
 }
 

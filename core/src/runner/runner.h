@@ -9,15 +9,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "environment_settings.h"
 #include "format.h"
 #include "loader.h"
 #include "timing.h"
 
 typedef struct rigor_job_variant {
   const char *label;
-  const json_t *axes;           /* axis key -> value or its label */
-  const json_t *settings;       /* the fully resolved settings */
-  const rigor_timing_t *timing; /* settings.timing as the language parsed it */
+  const json_t *axes;                     /* axis key -> value or its label */
+  const json_t *settings;                 /* the fully resolved settings */
+  const rigor_timing_t *timing;           /* settings.timing as the language parsed it */
+  const rigor_environment_t *environment; /* settings.environment likewise */
   /* The build this variant runs (settings.build): its label and the folder its plugin is
    * loaded from, alone; both NULL without a build axis (the plugin search path applies). */
   const char *build, *plugin_dir;
@@ -43,6 +45,7 @@ typedef struct rigor_job {
    * max (n_blocks) blocks. precision 0 for a fixed number of blocks. */
   uint32_t min_blocks;
   double precision;
+  double decided;       /* replicates.decided: the verdicts' threshold, 0 when off */
   uint32_t square_rows; /* rows of one complete square of the design, 0 for none */
   /* Interleaved arms (order.interleave): each run hosts every arm of one cell. `cells` then
    * holds cell indices, n_cells per block, and arms[cell * n_arms + arm] is an arm's variant.
