@@ -34,7 +34,7 @@ void rigor_exp_contrasts_free(rigor_exp_contrasts_t *c);
 int rigor_report_refs_check(const rigor_analysis_t *a, const char *const *refs, size_t n_refs,
                             char *err, size_t errlen);
 
-/* Each variant and point per node, where the runs name more than one node (report_nodes.c);
+/* Each variant and point per node, where the runs name more than one node (report_setup.c);
  * no rows otherwise. */
 rigor_table_t *rigor_report_nodes_table(const rigor_exp_analysis_t *e);
 /* The report's tables for one experiment, in print order: summary, runs, nodes, builds,
