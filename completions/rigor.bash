@@ -54,7 +54,7 @@ _rigor() {
     prev=${COMP_WORDS[COMP_CWORD - 1]}
   fi
 
-  local commands="run plan validate config plugins report compare rounds import store history check new-plugin"
+  local commands="run plan validate config plugins report compare rounds import store history screen check new-plugin"
   local import_formats="nccl-tests hyperfine google-benchmark pyperf"
   if ((cword == 1)); then
     COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))

@@ -21,7 +21,7 @@ static char dir[1024];
 /* Every subcommand a user can call. */
 static const char *const commands[] = {"run",     "ab",     "plan",    "validate",  "config",
                                        "plugins", "report", "compare", "rounds",    "import",
-                                       "history", "store",  "check",   "new-plugin"};
+                                       "history", "store",  "check",   "new-plugin", "screen"};
 #define N_COMMANDS (sizeof commands / sizeof *commands)
 
 typedef struct result {

@@ -138,12 +138,12 @@ static void test_config_prints_hash(void **state) {
 }
 
 /* Every experiment file shipped under configs/<plugin>/ (and the quickstart) validates against the
- * real plugins; `base.yaml` fragments are only read through `extends`. nccl's files are skipped
- * where the nccl plugin was not built. */
+ * real plugins; `base.yaml` fragments are only read through `extends`. nccl's files (and the
+ * cluster examples, which run nccl) are skipped where the nccl plugin was not built. */
 static void test_shipped_plugin_configs_validate(void **state) {
   (void)state;
-  const char *folders[] = {"configs",      "configs/stream", "configs/x280",
-                           "configs/nccl", "configs/pto_vf", "configs/exec"};
+  const char *folders[] = {"configs",        "configs/stream", "configs/x280",   "configs/nccl",
+                           "configs/pto_vf", "configs/exec",   "configs/cluster"};
   char nccl_so[4096];
   snprintf(nccl_so, sizeof nccl_so, "%s/nccl.so", RIGOR_PLUGIN_DIR);
   bool have_nccl = access(nccl_so, R_OK) == 0;
@@ -158,7 +158,9 @@ static void test_shipped_plugin_configs_validate(void **state) {
       size_t len = strlen(ent->d_name);
       if (len < 6 || strcmp(ent->d_name + len - 5, ".yaml") != 0) continue;
       if (strcmp(ent->d_name, "base.yaml") == 0) continue;
-      if (strcmp(folders[f], "configs/nccl") == 0 && !have_nccl) continue;
+      bool nccl =
+          strcmp(folders[f], "configs/nccl") == 0 || strcmp(folders[f], "configs/cluster") == 0;
+      if (nccl && !have_nccl) continue;
       char args[8192], *out = NULL;
       snprintf(args, sizeof args, "validate '%s/%s'", folder, ent->d_name);
       int code = rigor(args, &out);

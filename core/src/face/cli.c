@@ -27,6 +27,7 @@ static const struct command {
     {"import", rigor_cmd_import, "write other tools' results as a rigor results file"},
     {"store", rigor_cmd_store, "import results into a database; list and export them"},
     {"history", rigor_cmd_history, "series over commits, change points, the CI gate"},
+    {"screen", rigor_cmd_screen, "judge every node of a Slurm cluster against the fleet"},
     {"check", rigor_cmd_check, "check this machine for what disturbs measurements"},
     {"new-plugin", rigor_cmd_new_plugin, "write a plugin template, ready to build"},
 };
@@ -58,6 +59,10 @@ int rigor_cli_main(int argc, char **argv) {
     return RIGOR_EXIT_OK;
   }
   if (!strcmp(cmd, "__child")) return rigor_cmd_child(argc - 1, argv + 1);
+  /* A campaign's driver and its job steps, inside a Slurm allocation (cmd_run.c). */
+  if (!strcmp(cmd, "__campaign") || !strcmp(cmd, "__step"))
+    return rigor_cmd_run(argc - 1, argv + 1);
+  if (!strcmp(cmd, "__screen")) return rigor_cmd_screen(argc - 1, argv + 1);
   const char *names[N_COMMANDS];
   for (size_t i = 0; i < N_COMMANDS; i++) {
     if (!strcmp(cmd, commands[i].name)) return commands[i].fn(argc - 1, argv + 1);

@@ -36,6 +36,7 @@ int rigor_cmd_store(int argc, char **argv);      /* cmd_store.c */
 int rigor_cmd_history(int argc, char **argv);    /* cmd_history.c */
 int rigor_cmd_import(int argc, char **argv);     /* cmd_import.c */
 int rigor_cmd_ab(int argc, char **argv);         /* cmd_ab.c */
+int rigor_cmd_screen(int argc, char **argv);     /* cmd_screen.c */
 
 /* cmd_report.c: what `rigor report FILE` prints of an analysis already loaded (text, every
  * table) on stdout; rigor run's closing report. Returns 0, or -1 with a message on stderr. */

@@ -11,6 +11,7 @@
 #include "experiment.h"
 #include "jobs.h"
 #include "progress.h"
+#include "run_slurm.h"
 #include "runner.h"
 #include "snapshot.h"
 
@@ -20,7 +21,10 @@ static const char about[] =
     "line; anything else (a CI log) gets one line per finished run: k/N, the variant, its status,\n"
     "how long it took, the time so far and the time left, and while a run goes on a heartbeat\n"
     "line every --heartbeat seconds (run k/N, the variant, how long it has run, the cycles\n"
-    "done, the time so far). At the end the report is printed.\n";
+    "done, the time so far). At the end the report is printed.\n"
+    "With --slurm the experiments run as one Slurm batch job: each block whole on one node of\n"
+    "the allocation, as a job step, the nodes all at once, and every run's records reach the one\n"
+    "results file; a job that died is finished by the same command with --resume.\n";
 
 static void print_schedule(const rigor_experiment_t *e) {
   const rigor_schedule_t *s = &e->schedule;
@@ -91,12 +95,27 @@ static size_t report_outputs(const rigor_config_t *cfg, bool report, int *code) 
 }
 
 int rigor_cmd_run(int argc, char **argv) {
+  /* rigor's own entry points inside an allocation: the campaign's driver (`__campaign`, the
+   * submitted `rigor run`) and its job steps (`__step RUNS`). */
+  bool driver = strcmp(argv[0], "__campaign") == 0, step = strcmp(argv[0], "__step") == 0;
+  uint32_t *only_runs = NULL;
+  size_t n_only_runs = 0;
+  if (step) {
+    if (argc < 2 || rigor_run_parse_runs(argv[1], &only_runs, &n_only_runs) != 0) {
+      fprintf(stderr, "rigor __step: expected RUNS (k,k,...) then rigor run's arguments\n");
+      free(only_runs);
+      return RIGOR_EXIT_USAGE;
+    }
+    argc--, argv++;
+  }
+  rigor_slurm_request_t req = {0};
+  bool slurm = false;
   rigor_config_args_t ca;
   rigor_run_opts_t ropts = {0};
   rigor_progress_view_t view = {0};
   const char *output = NULL, *heartbeat = NULL;
   bool dry_run = false, no_report = false;
-  rigor_option_t options[RIGOR_CONFIG_ARGS_N + 12] = {
+  rigor_option_t options[RIGOR_CONFIG_ARGS_N + 17] = {
       {"output", 'o', "OUT", "write results to OUT instead of the file's `output`",
        .value = &output},
       {"resume", 0, NULL, "finish an interrupted results file (the experiment hash must match)",
@@ -116,8 +135,17 @@ int rigor_cmd_run(int argc, char **argv) {
       {"heartbeat", 0, "SECONDS",
        "without a terminal, a line every SECONDS while a run goes on (default 10; 0: none)",
        .value = &heartbeat},
+      {"slurm", 0, NULL,
+       "run as one Slurm batch job, each block a job step on one node (docs/cluster.md)",
+       .flag = &slurm},
+      {"nodes", 0, "N|LIST", "with --slurm: the allocation's nodes, a count or a node list",
+       .value = &req.nodes},
+      {"partition", 0, "P", "with --slurm: the partition", .value = &req.partition},
+      {"time", 0, "T", "with --slurm: the job's time limit, in Slurm's syntax (minutes, H:MM:SS)",
+       .value = &req.time},
+      {"account", 0, "A", "with --slurm: the account charged", .value = &req.account},
   };
-  rigor_config_args_options(&ca, options + 10);
+  rigor_config_args_options(&ca, options + 15);
   const rigor_command_t cmd = {"run", "FILE [OPTION]...", about, options};
   rigor_strings_t files = {0};
   rigor_config_t *cfg = NULL;
@@ -134,6 +162,10 @@ int rigor_cmd_run(int argc, char **argv) {
     code = rigor_usage_error(&cmd, "--resume and --force contradict each other");
   if (code < 0 && ropts.allow_rebuilt && !ropts.resume)
     code = rigor_usage_error(&cmd, "--allow-rebuilt only applies with --resume");
+  if (code < 0 && !slurm && (req.nodes || req.partition || req.time || req.account))
+    code = rigor_usage_error(&cmd, "--nodes, --partition, --time and --account apply with --slurm");
+  if (code < 0 && slurm && (driver || step))
+    code = rigor_usage_error(&cmd, "--slurm is already in effect here");
   if (code < 0 && view.quiet && view.verbose)
     code = rigor_usage_error(&cmd, "--quiet and --verbose contradict each other");
   double heartbeat_s = 10;
@@ -164,6 +196,15 @@ int rigor_cmd_run(int argc, char **argv) {
     goto out_config;
   }
 
+  for (uint32_t i = 0; (slurm || driver) && i < cfg->n_experiments; i++)
+    if (cfg->experiments[i].order.precision > 0) {
+      fprintf(stderr,
+              "rigor run: experiment '%s' adds blocks until a precision is reached, which a "
+              "campaign under Slurm does not do yet: give order.replicates a count\n",
+              cfg->experiments[i].name);
+      code = RIGOR_EXIT_USAGE;
+      goto out_config;
+    }
   for (uint32_t i = 0; i < cfg->n_experiments; i++) {
     char why[512];
     if (!rigor_run_memory_fits(&cfg->experiments[i], why, sizeof why)) {
@@ -176,6 +217,54 @@ int rigor_cmd_run(int argc, char **argv) {
   char self[4096];
   ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
   self[n > 0 ? n : 0] = '\0';
+  if (slurm) {
+    /* What the driver would refuse is refused before anything is submitted: commands the
+     * user did not allow, and a file rigor would not touch. */
+    for (uint32_t i = 0; i < cfg->n_experiments && !ropts.allow_commands; i++)
+      if (cfg->experiments[i].runs_commands) {
+        fprintf(stderr,
+                "rigor run: experiment '%s' would execute external commands (see `rigor plan`); "
+                "nothing was submitted: rerun with --allow-commands to permit them\n",
+                cfg->experiments[i].name);
+        code = RIGOR_EXIT_USAGE;
+        goto out_config;
+      }
+    for (uint32_t i = 0; i < cfg->n_experiments && !ropts.resume && !ropts.force; i++)
+      if (access(cfg->experiments[i].output, F_OK) == 0) {
+        fprintf(stderr,
+                "rigor run: %s already exists; rigor never overwrites results: use --resume to "
+                "finish it, --force to replace it, or -o for another file\n",
+                cfg->experiments[i].output);
+        code = RIGOR_EXIT_USAGE;
+        goto out_config;
+      }
+    int job = rigor_run_submit(cfg, &req, self, argc, argv);
+    code = job < 0 ? RIGOR_EXIT_RUN_FAILED : job;
+    if (job >= 0 && job != RIGOR_EXIT_USAGE) {
+      int read_code = RIGOR_EXIT_OK;
+      size_t below = report_outputs(cfg, !no_report && !view.quiet, &read_code);
+      if (read_code != RIGOR_EXIT_OK && code == RIGOR_EXIT_OK) code = read_code;
+      if (below && code == RIGOR_EXIT_OK) code = RIGOR_EXIT_CHECK_FAILED;
+    }
+    goto out_config;
+  }
+  rigor_campaign_t campaign = {0};
+  json_t *campaign_nodes = NULL;
+  unsigned *campaign_cpus = NULL;
+  const char **step_args = NULL;
+  if (driver) {
+    step_args =
+        rigor_args_without(argc, argv, rigor_run_step_drops_value, rigor_run_step_drops_flag);
+    if (!step_args ||
+        rigor_run_campaign_of(&campaign, &campaign_nodes, &campaign_cpus, self, step_args)) {
+      code = RIGOR_EXIT_RUN_FAILED;
+      goto out_campaign;
+    }
+    ropts.campaign = &campaign;
+    no_report = true; /* the submitting rigor prints it */
+  }
+  ropts.only_runs = only_runs;
+  ropts.n_only_runs = n_only_runs;
   ropts.self_exe = self;
   ropts.rigor_version = RIGOR_VERSION;
   ropts.rigor_git = RIGOR_GIT_HASH;
@@ -228,6 +317,11 @@ int rigor_cmd_run(int argc, char **argv) {
   free(protected_paths);
 out_jobs:
   rigor_jobs_free(&jobs);
+out_campaign:
+  if (driver && campaign_nodes) free((void *)campaign.nodes);
+  json_decref(campaign_nodes);
+  free(campaign_cpus);
+  free(step_args);
 out_config:
   rigor_config_free(cfg);
 out_snapshot:
@@ -235,5 +329,6 @@ out_snapshot:
 out_args:
   rigor_strings_free(&files);
   rigor_config_args_free(&ca);
+  free(only_runs);
   return code;
 }

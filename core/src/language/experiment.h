@@ -66,6 +66,9 @@ typedef struct rigor_config {
   rigor_experiment_t *experiments;
   uint32_t n_experiments;
   json_t *warnings; /* array of strings */
+  /* `executor:`: {slurm: {nodes, partition, time_s, account}}, or NULL; outside every
+   * experiment's hash (it says where the experiments run, not what they are). */
+  json_t *executor;
 } rigor_config_t;
 
 /* --build LABEL=DIR: one level of the build axis given on the command line. */

@@ -103,6 +103,9 @@ int rigor__get_enum(rigor__cfg_t *c, const rigor__node_t *n, const char *what,
                     const char *const *names, int *out);
 
 /* extends: the tree with every `extends:` of this map resolved (deep merge, lists replace). */
+/* `executor:` as {slurm: {nodes, partition, time_s, account}}; *out NULL when absent. */
+int rigor__executor(rigor__cfg_t *c, const rigor__node_t *n, json_t **out);
+
 int rigor__expand_extends(rigor__cfg_t *c, const rigor__node_t *map, rigor__node_t **out);
 rigor__node_t *rigor__merge(rigor__cfg_t *c, const rigor__node_t *base, const rigor__node_t *over);
 /* The pin of the document `root`: every extends it follows resolved (the top level, defaults:,

@@ -218,9 +218,19 @@ typedef struct top {
   const char *output;
 } top_t;
 
+/* `executor` says where the whole file runs: one allocation for all its experiments. */
+static int executor_misplaced(rigor__cfg_t *c, const rigor__node_t *map) {
+  for (size_t i = 0; map && map->kind == RIGOR__MAP && i < map->n; i++)
+    if (strcmp(map->keys[i]->text, "executor") == 0)
+      return rigor__fail(c, map->keys[i],
+                         "'executor' applies to the whole file: put it at the top level");
+  return 0;
+}
+
 static int resolve_experiment(rigor__cfg_t *c, const rigor__node_t *n, const top_t *top,
                               rigor_experiment_t *e) {
-  if (rigor__check_keys(c, n, experiment_keys, "an experiment")) return RIGOR_ECONFIG;
+  if (executor_misplaced(c, n) || rigor__check_keys(c, n, experiment_keys, "an experiment"))
+    return RIGOR_ECONFIG;
   const rigor__node_t *v;
   const char *name = NULL, *description = NULL, *output = top->output;
   if (!(v = rigor__get(n, "name"))) return rigor__fail(c, n, "the experiment needs a 'name'");
@@ -366,7 +376,7 @@ static int multi(rigor__cfg_t *c, const rigor__node_t *root, rigor_config_t *cfg
     return RIGOR_ECONFIG;
   rigor__node_t *defaults = NULL;
   if ((v = rigor__get(root, "defaults")) && !rigor__is_null(v)) {
-    if (rigor__expect(c, v, RIGOR__MAP, "defaults") ||
+    if (rigor__expect(c, v, RIGOR__MAP, "defaults") || executor_misplaced(c, v) ||
         rigor__check_keys(c, v, experiment_keys, "defaults") ||
         rigor__expand_extends(c, v, &defaults))
       return RIGOR_ECONFIG;
@@ -460,6 +470,11 @@ int rigor_config_load(const char *path, const rigor_config_opts_t *opts, rigor_c
   int rc = rigor__load_file(&c, path, NULL, &root);
   if (!rc) rc = rigor__expand_extends(&c, root, &expanded);
   if (!rc) rc = check_schema(&c, expanded);
+  if (!rc && rigor__get(expanded, "executor")) {
+    rc = rigor__executor(&c, rigor__get(expanded, "executor"), &cfg->executor);
+    if (!rc && !(expanded = rigor__map_without(&c, expanded, "executor")))
+      rc = rigor__fail(&c, root, "out of memory");
+  }
   if (!rc)
     rc = rigor__get(expanded, "experiments") ? multi(&c, expanded, cfg) : single(&c, expanded, cfg);
   cfg->sources = json_array();
@@ -482,6 +497,7 @@ int rigor_config_load(const char *path, const rigor_config_opts_t *opts, rigor_c
 
 void rigor_config_free(rigor_config_t *cfg) {
   if (!cfg) return;
+  json_decref(cfg->executor);
   for (uint32_t i = 0; i < cfg->n_experiments; i++) {
     rigor_experiment_t *e = &cfg->experiments[i];
     for (uint32_t k = 0; k < e->n_variants; k++) {

@@ -109,6 +109,7 @@ json_t *rigor_record_run(const rigor_run_record_t *x) {
     json_object_set_new(rec, "arms", arms);
   }
   if (x->rebuilt) json_object_set_new(rec, "rebuilt", json_deep_copy(x->rebuilt));
+  if (x->slurm) json_object_set_new(rec, "slurm", json_deep_copy(x->slurm));
   return rec;
 }
 

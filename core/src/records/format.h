@@ -89,6 +89,9 @@ typedef struct rigor_run_record {
   /* A resume that went on with rebuilt plugins (--allow-rebuilt): [{build, file, recorded,
    * now}], the hashes the file began with and the ones this run loaded; NULL leaves it out. */
   const json_t *rebuilt;
+  /* Under Slurm: {job_id, step_id, node, nodes, tasks, rank, state} of the run's rank 0; NULL
+   * leaves the member out. */
+  const json_t *slurm;
 } rigor_run_record_t;
 json_t *rigor_record_run(const rigor_run_record_t *x);
 

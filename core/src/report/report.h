@@ -34,10 +34,13 @@ void rigor_exp_contrasts_free(rigor_exp_contrasts_t *c);
 int rigor_report_refs_check(const rigor_analysis_t *a, const char *const *refs, size_t n_refs,
                             char *err, size_t errlen);
 
-/* The report's tables for one experiment, in print order: summary, runs, builds, replication,
- * gate, expectations, iterations, iteration calibration, metrics, telemetry, design effects,
- * variance components (all but the first two only when they have rows). Returns the count; the
- * caller frees each with rigor_table_free. */
+/* Each variant and point per node, where the runs name more than one node (report_setup.c);
+ * no rows otherwise. */
+rigor_table_t *rigor_report_nodes_table(const rigor_exp_analysis_t *e);
+/* The report's tables for one experiment, in print order: summary, runs, nodes, builds,
+ * replication, gate, expectations, iterations, iteration calibration, metrics, telemetry, design
+ * effects, variance components (all but the first two only when they have rows). Returns the count;
+ * the caller frees each with rigor_table_free. */
 size_t rigor_report_tables(const rigor_exp_analysis_t *e, rigor_by_t by, rigor_table_t **tables,
                            size_t cap);
 /* The iterations iters: auto chose per variant and point, from the ok runs' calibration

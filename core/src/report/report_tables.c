@@ -540,6 +540,7 @@ size_t rigor_report_tables(const rigor_exp_analysis_t *e, rigor_by_t by, rigor_t
   }
   rigor_table_t *all[] = {summary_table(e, rows, &both),
                           runs_table(e, &variant),
+                          rigor_report_nodes_table(e),
                           rigor_report_builds_table(e),
                           e->stop ? rigor_report_replication_table(e) : NULL,
                           gate_table(e, rows, &both),

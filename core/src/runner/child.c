@@ -15,6 +15,7 @@
 #include "metric_set.h"
 #include "private_copy.h"
 #include "run_params.h"
+#include "slurm.h"
 #include "telemetry.h"
 #include "timing.h"
 #include "utf8.h"
@@ -280,6 +281,8 @@ int rigor_child_run(const rigor_child_args_t *a) {
   rigor_run_end_t end = {.status = RIGOR_RUN_FAILED};
   rigor_telemetry_t *tele = NULL;
   char err[1024];
+  json_t *where = rigor_slurm_where();
+  if (where) send(a, rigor_wire_where(where));
 
   if (make_arms(&c) < 0) {
     c.ctx.host.error(&c.ctx, RIGOR_ENOMEM, "out of memory");

@@ -4,12 +4,14 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "bounds.h"
 #include "child.h"
 #include "comm_mpi.h"
 #include "loader.h"
+#include "slurm.h"
 #include "wire.h"
 
 static volatile sig_atomic_t g_child_stop;
@@ -87,6 +89,19 @@ int rigor_child_main(const char *spec_path, const char *out_path, int out_fd, bo
     return RIGOR_CHILD_BAD_SPEC;
   }
   rigor_comm_t *comm = NULL;
+  /* One task of srun is a whole run: there are no other ranks to find. */
+  int single = mpi ? rigor_slurm_single_task(err, sizeof err) : 0;
+  if (single < 0) {
+    fprintf(stderr, "rigor __child: %s\n", err);
+    const char *rank = getenv("SLURM_PROCID");
+    if (out_path && rank && strcmp(rank, "0") == 0)
+      rigor_wire_send(
+          open(out_path, O_WRONLY | O_CLOEXEC),
+          rigor_wire_end(&(rigor_run_end_t){.status = RIGOR_RUN_FAILED, .reason = err}));
+    json_decref(doc);
+    return RIGOR_CHILD_FAILED;
+  }
+  if (single) mpi = false;
   if (mpi && !(comm = rigor_comm_mpi_init(argc, argv, err, sizeof err))) {
     fprintf(stderr, "rigor __child: %s\n", err);
     json_decref(doc);

@@ -19,41 +19,15 @@
 #include "noise.h"
 #include "orphans.h"
 #include "rebuilt.h"
+#include "runner_internal.h"
 #include "resume.h"
 #include "signals.h"
+#include "slurm.h"
 #include "spawn.h"
 #include "supervise.h"
 #include "timing.h"
 #include "wire.h"
 #include "writer.h"
-
-typedef struct runner {
-  const rigor_run_opts_t *opts;
-  const rigor_job_t *jobs; /* all of this invocation's */
-  size_t n_jobs;
-  const rigor_job_t *job;
-  /* One plugin per folder the job's variants load from (the search path's, or each build's);
-   * a forked run inherits them all, a spawned one is told its folder. */
-  rigor_loaded_t **loaded;
-  size_t n_loaded;
-  rigor_loaded_t **of_variant; /* by variant */
-  rigor_results_writer_t out;
-  rigor_results_writer_t telemetry_out; /* sidecar for raw telemetry, fd < 0 when unused */
-  char *err;
-  size_t errlen;
-  int failed;
-  rigor_tally_t *tally;
-  uint32_t resumed;           /* runs of the job's schedule the resumed file already held */
-  rigor_env_window_t *window; /* the sampled environment checks, open while the runs run */
-  bool unsynced;              /* records appended to `out` since its last fsync */
-  uint64_t deadline_ns; /* absolute CLOCK_MONOTONIC time the experiment's deadline falls, 0 none */
-  /* The run going on, for its heartbeat: its progress event, when it and the experiment
-   * started, when the next beat is due, and the cycles its samples have finished. */
-  rigor_progress_t *running;
-  uint64_t run_start_ns, job_start_ns, next_beat_ns;
-  uint32_t cycles_done;
-  json_t *rebuilt; /* --allow-rebuilt: the plugins that changed since the file began, or NULL */
-} runner_t;
 
 /* Runs in one block: one per variant, or one per cell when every run hosts all the arms. */
 static uint32_t per_block(const rigor_job_t *job) {
@@ -84,6 +58,14 @@ static void sync_out(runner_t *r) {
   if (r->failed || !r->unsynced) return;
   if (rigor_results_sync(&r->out, r->err, r->errlen) < 0) r->failed = RIGOR_EIO;
   r->unsynced = false;
+}
+
+void rigor__runner_append(runner_t *r, const json_t *rec) {
+  write_record(r, &r->out, rec);
+}
+
+void rigor__runner_sync(runner_t *r) {
+  sync_out(r);
 }
 
 static void write_sample(void *arg, json_t *sample) {
@@ -152,6 +134,7 @@ static void append_outcome(runner_t *r, const rigor_child_args_t *a, const rigor
       .arms = a->n_arms ? r->job->arms + (size_t)r->job->cells[a->run] * a->n_arms : NULL,
       .n_arms = a->n_arms,
       .rebuilt = r->rebuilt,
+      .slurm = o->slurm,
   };
   json_t *rec = rigor_record_run(&x);
   write_record(r, &r->out, rec);
@@ -187,6 +170,14 @@ static void count(rigor_tally_t *t, rigor_run_status_t s) {
   default:
     t->failed++;
   }
+}
+
+void rigor__runner_count(runner_t *r, rigor_run_status_t status) {
+  count(r->tally, status);
+}
+
+void rigor__runner_report(const runner_t *r, rigor_progress_t *p) {
+  report(r, p);
 }
 
 /* A spawned run's arms: each arm's variant and settings, and the file a build arm copies. */
@@ -366,6 +357,9 @@ static void run_one(runner_t *r, uint32_t k, uint32_t attempt, uint32_t done, ui
       r->next_beat_ns = t0 + (uint64_t)(r->opts->heartbeat_s * 1e9);
       rigor_supervise(fd, pid, timing->timeout_s, left_s, write_sample, heartbeat, r,
                       rigor_signals_received, &o);
+      /* A process that never reported its end under Slurm: Slurm may know why. */
+      if (o.slurm && !o.end && !rigor_signals_received())
+        rigor_slurm_explain(o.slurm, &o.status, o.reason, sizeof o.reason);
       r->running = NULL;
       rigor_signals_guard(0);
       close(fd);
@@ -378,6 +372,7 @@ static void run_one(runner_t *r, uint32_t k, uint32_t attempt, uint32_t done, ui
   rigor_time_iso(end);
   append_outcome(r, &a, &o, start, end, elapsed, noise_json, env_pad, close_window(r, last));
   json_decref(o.end);
+  json_decref(o.slurm);
   sync_out(r);
   count(r->tally, o.status);
   p.event = RIGOR_PROGRESS_RUN_END;
@@ -631,6 +626,14 @@ static int check_rebuilt(runner_t *r, const rigor_resume_t *rs) {
   return rc;
 }
 
+/* Whether this invocation runs run k: every run, or a campaign step's own. */
+static bool wanted(const runner_t *r, uint32_t k) {
+  if (!r->opts->only_runs) return true;
+  for (size_t i = 0; i < r->opts->n_only_runs; i++)
+    if (r->opts->only_runs[i] == k) return true;
+  return false;
+}
+
 /* Runs an experiment whose plugin is loaded; the caller unloads it on every path. */
 static int run_loaded(runner_t *r, claimed_t *claimed) {
   const rigor_job_t *job = r->job;
@@ -650,9 +653,17 @@ static int run_loaded(runner_t *r, claimed_t *claimed) {
   r->resumed = 0;
   for (uint32_t k = 0; rs.done && k < total; k++)
     r->resumed += rs.done[k] != 0;
+  if (r->opts->campaign) {
+    rc = rigor__campaign_run(r, &rs);
+    rigor_resume_free(&rs);
+    sync_out(r);
+    rigor_results_close(&r->out);
+    if (r->telemetry_out.fd >= 0) rigor_results_close(&r->telemetry_out);
+    return rc ? rc : r->failed;
+  }
   uint32_t last = total;
   for (uint32_t k = 0; k < total; k++)
-    if (!(rs.done && rs.done[k])) last = k;
+    if (!(rs.done && rs.done[k]) && wanted(r, k)) last = k;
   if (last < total) r->window = rigor_env_window_open();
   uint64_t t_start = rigor_now_ns();
   r->deadline_ns = job->deadline_s > 0 ? t_start + (uint64_t)(job->deadline_s * 1e9) : 0;
@@ -660,15 +671,15 @@ static int run_loaded(runner_t *r, claimed_t *claimed) {
   bool deadline = false;
   /* An experiment a stop record ended has nothing left to run. */
   for (; k < total && !rs.stopped && !rigor_signals_received() && !r->failed; k++) {
-    if (!(rs.done && rs.done[k])) {
+    if (!(rs.done && rs.done[k]) && wanted(r, k)) {
       double left = time_left(r);
       if ((deadline = left < 0)) break;
       run_one(r, k, rs.attempt ? rs.attempt[k] + 1 : 1, done, t_start, left, k == last);
       done++;
     }
     uint32_t blocks = k / n + 1;
-    if (k % n == n - 1 && !r->failed && !block_started(&rs, blocks, n, total) &&
-        !rigor_signals_received() &&
+    if (k % n == n - 1 && !r->failed && !r->opts->only_runs &&
+        !block_started(&rs, blocks, n, total) && !rigor_signals_received() &&
         !ask(r, blocks == job->n_blocks ? RIGOR_BLOCK_LAST : RIGOR_BLOCK_DONE, blocks))
       break;
   }

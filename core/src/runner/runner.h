@@ -127,6 +127,13 @@ typedef struct rigor_run_opts {
   int (*after_block)(void *arg, const rigor_block_report_t *b, json_t **record, char *err,
                      size_t errlen);
   void *after_block_arg;
+  /* A job step of a campaign (`rigor __step`): only these runs of the schedule run, with no
+   * after_block question; NULL runs them all. */
+  const uint32_t *only_runs;
+  size_t n_only_runs;
+  /* Inside a Slurm allocation: every job's blocks run as job steps on its nodes (campaign.h);
+   * NULL runs every run here. */
+  const struct rigor_campaign *campaign;
 } rigor_run_opts_t;
 
 /* What the runs of one invocation came to. */

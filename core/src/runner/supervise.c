@@ -41,6 +41,11 @@ static void on_line(watch_t *w, const char *line) {
     json_decref(w->o->end);
     w->o->end = json_incref(msg);
     break;
+  case RIGOR_WIRE_WHERE:
+    json_decref(w->o->slurm);
+    w->o->slurm = json_incref(json_object_get(msg, "slurm"));
+    if (json_is_null(w->o->slurm)) json_decref(w->o->slurm), w->o->slurm = NULL;
+    break;
   case RIGOR_WIRE_OTHER:
     break;
   }

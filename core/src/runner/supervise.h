@@ -14,6 +14,7 @@ typedef struct rigor_run_outcome {
   int signal;    /* the signal that killed the run's process, 0 for none */
   int exit_code; /* -1 when it did not exit */
   json_t *end;   /* the run's end message, or NULL */
+  json_t *slurm; /* the where message's Slurm job, step and node, or NULL */
 } rigor_run_outcome_t;
 
 /* Hands each sample message to the sink, which borrows it. */
@@ -26,7 +27,7 @@ typedef void (*rigor_tick_fn)(void *arg);
  * experiment's time left (`deadline_s`, 0 for none) shortens the timeout: a run killed there is
  * interrupted, not timed out. Then classifies the run from its end message, its exit and
  * `stop_signal` (a signal rigor received, 0 for none). `tick` may be NULL. The caller releases
- * o->end. */
+ * o->end and o->slurm. */
 void rigor_supervise(int fd, pid_t pid, double timeout_s, double deadline_s,
                      rigor_sample_sink_fn sink, rigor_tick_fn tick, void *arg,
                      int (*stop_signal)(void), rigor_run_outcome_t *o);

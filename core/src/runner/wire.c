@@ -66,12 +66,20 @@ json_t *rigor_wire_end(const rigor_run_end_t *e) {
   return m;
 }
 
+json_t *rigor_wire_where(json_t *slurm) {
+  json_t *m = json_object();
+  json_object_set_new(m, "type", json_string("where"));
+  json_object_set_new(m, "slurm", slurm ? slurm : json_null());
+  return m;
+}
+
 rigor_wire_kind_t rigor_wire_kind(const json_t *msg) {
   const char *type = json_string_value(json_object_get(msg, "type"));
   if (!type) return RIGOR_WIRE_OTHER;
   if (strcmp(type, "sample") == 0) return RIGOR_WIRE_SAMPLE;
   if (strcmp(type, "error") == 0) return RIGOR_WIRE_ERROR;
   if (strcmp(type, "end") == 0) return RIGOR_WIRE_END;
+  if (strcmp(type, "where") == 0) return RIGOR_WIRE_WHERE;
   return RIGOR_WIRE_OTHER;
 }
 

@@ -3,6 +3,8 @@
  *
  *   sample  the sample record, stamped (format.h), written to the results file as it comes
  *   error   {"type": "error", "code", "name", "message"}: the plugin's first error
+ *   where   {"type": "where", "slurm"}: where the run's rank 0 runs (slurm.h), its first line
+ *           under Slurm, so that a run killed before its end still says which job it was
  *   end     {"type": "end", "status", "reason", "telemetry", "telemetry_raw",
  *            "plugin_identity", "affinity", "calibration"}: the run's outcome, its last line
  *
@@ -40,12 +42,15 @@ typedef struct rigor_run_end {
 } rigor_run_end_t;
 /* The end message; it takes the json_t members. */
 json_t *rigor_wire_end(const rigor_run_end_t *e);
+/* The where message; it takes `slurm`. */
+json_t *rigor_wire_where(json_t *slurm);
 
 typedef enum {
   RIGOR_WIRE_OTHER = 0,
   RIGOR_WIRE_SAMPLE,
   RIGOR_WIRE_ERROR,
-  RIGOR_WIRE_END
+  RIGOR_WIRE_END,
+  RIGOR_WIRE_WHERE
 } rigor_wire_kind_t;
 rigor_wire_kind_t rigor_wire_kind(const json_t *msg);
 

@@ -1,0 +1,33 @@
+/* rigor run --slurm's parts of the face: the submitting side (the batch job that runs this
+ * very command, less its allocation's flags, as the campaign's driver), the driver's side (the
+ * allocation's nodes for the runner's campaign, and what it forwards to its steps), and a
+ * step's run list. */
+#ifndef RIGOR_RUN_SLURM_H
+#define RIGOR_RUN_SLURM_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "campaign.h"
+#include "experiment.h"
+#include "slurm_submit.h"
+
+/* The options a driver does not forward to its steps (the results file, resuming, the view). */
+extern const char *const rigor_run_step_drops_value[];
+extern const char *const rigor_run_step_drops_flag[];
+
+/* A step's runs, "4,5,7"; 0, or -1 when the text is no such list. *runs is the caller's. */
+int rigor_run_parse_runs(const char *text, uint32_t **runs, size_t *n);
+
+/* Inside the allocation: its nodes (*nodes, an array the names point into) and their CPUs
+ * (*cpus), for the runner's campaign c. 0, or -1 after saying why on stderr. */
+int rigor_run_campaign_of(rigor_campaign_t *c, json_t **nodes, unsigned **cpus, const char *self,
+                          const char **step_args);
+
+/* Outside it: submits `rigor __campaign` with argv (rigor run's, from "run") less the
+ * allocation's flags, and waits. The job's exit code, or -1 after saying why on stderr. */
+int rigor_run_submit(const rigor_config_t *cfg, rigor_slurm_request_t *req, const char *self,
+                     int argc, char **argv);
+
+#endif
