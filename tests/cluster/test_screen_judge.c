@@ -15,7 +15,7 @@
 
 #include "analysis.h"
 #include "screen.h"
-#include "screen_doc.h"
+#include "compare_doc.h"
 #include "support.h"
 #include "writers.h"
 

@@ -11,7 +11,7 @@
 #include "cli.h"
 #include "config_args.h"
 #include "screen.h"
-#include "screen_doc.h"
+#include "compare_doc.h"
 #include "slurm.h"
 #include "slurm_submit.h"
 #include "snapshot.h"
