@@ -141,6 +141,16 @@ static int init_arm(child_t *c, arm_t *arm) {
   return 0;
 }
 
+/* The k-th arm to set up (load, init, warm up, calibrate): the order of the run's first cycle,
+ * so whatever being set up first gives an arm (its memory allocated first, its pages warmed
+ * first) falls on each arm in the runs where it measures first, half of them: a difference
+ * between runs, which the interval carries, not a bias of one arm. */
+static uint32_t setup_arm(const child_t *c, uint32_t k) {
+  const rigor_child_args_t *a = c->a;
+  if (!c->interleaved || !a->arm_square || !a->arm_rows) return k;
+  return a->arm_square[(size_t)(a->arm_first_row % a->arm_rows) * c->n_arms + k];
+}
+
 /* Every arm's warmup and calibration, then the cycles with the arms in each cycle's order. */
 static int measure_arms(child_t *c) {
   const rigor_child_args_t *a = c->a;
@@ -149,8 +159,8 @@ static int measure_arms(child_t *c) {
   int rc = 0;
   for (uint32_t i = 0; i < c->n_arms; i++)
     ms[i] = &c->arms[i].m;
-  for (uint32_t i = 0; i < c->n_arms && rc == 0; i++)
-    rc = rigor_measure_prepare(ms[i]);
+  for (uint32_t k = 0; k < c->n_arms && rc == 0; k++)
+    rc = rigor_measure_prepare(ms[setup_arm(c, k)]);
   rigor_arm_order_t order = {a->arm_square, a->arm_rows, c->n_arms, a->arm_first_row};
   if (rc == 0) rc = rigor_arms_measure(ms, &order, on_slot, c);
   for (uint32_t i = 0; i < c->n_arms; i++)
@@ -181,8 +191,8 @@ static json_t *calibration_json(child_t *c) {
 /* The outcome of measuring: a status and the plugin's error, if any. */
 static rigor_run_status_t measure(child_t *c, rigor_run_end_t *end) {
   const rigor_child_args_t *a = c->a;
-  for (uint32_t i = 0; i < c->n_arms; i++) {
-    int rc = init_arm(c, &c->arms[i]);
+  for (uint32_t k = 0; k < c->n_arms; k++) {
+    int rc = init_arm(c, &c->arms[setup_arm(c, k)]);
     if (rc < 0) return status_of(rc);
   }
   atomic_store(&c->ready, true);
@@ -299,16 +309,16 @@ int rigor_child_run(const rigor_child_args_t *a) {
   c.ctx.n_cpus = n_cpus < 1024 ? n_cpus : 1024;
   if (env->affinity) end.affinity = cpus_json(&c.ctx);
 
-  for (uint32_t i = 0; i < c.n_arms; i++)
-    if (ready_arm(&c, &c.arms[i]) < 0) goto end;
+  for (uint32_t k = 0; k < c.n_arms; k++)
+    if (ready_arm(&c, &c.arms[setup_arm(&c, k)]) < 0) goto end;
   rigor_telemetry_start(env->telemetry.interval_s, env->telemetry.raw, c.ctx.cpus, c.ctx.n_cpus,
                         telemetry_hook, &c, &tele);
   end.status = measure(&c, &end);
   /* The sampler stops before fini, so the hook never sees freed state. */
   end.telemetry = tele ? rigor_telemetry_stop(tele, &end.telemetry_raw) : NULL;
   atomic_store(&c.ready, false);
-  for (uint32_t i = c.n_arms; i-- > 0;) {
-    arm_t *arm = &c.arms[i];
+  for (uint32_t k = c.n_arms; k-- > 0;) {
+    arm_t *arm = &c.arms[setup_arm(&c, k)];
     if (arm->inited) arm->plugin->fini(&c.ctx, arm->state);
     arm->inited = false;
     arm->state = NULL;
