@@ -78,7 +78,7 @@ static void print_experiment(FILE *out, const rigor_experiment_t *e) {
   const char *plugin = json_string_value(json_object_get(e->resolved, "plugin"));
   const char *units = e->interleave.axis ? "cells" : "variants";
   fprintf(out, "experiment %s (%s)\n", e->name, e->source);
-  if (e->order.precision > 0)
+  if (e->order.precision > 0) {
     fprintf(out,
             "  plugin %s; %u %s x %u to %u blocks = %llu to %llu runs\n"
             "  replicates adaptive: min %u, max %u blocks, until every 95%% half-width is at most "
@@ -87,13 +87,14 @@ static void print_experiment(FILE *out, const rigor_experiment_t *e) {
             (unsigned long long)s->n_variants * e->order.min_blocks,
             (unsigned long long)s->n_variants * s->n_blocks, e->order.min_blocks, s->n_blocks,
             e->order.precision * 100);
-  if (e->order.precision > 0 && e->order.decided > 0)
-    fprintf(out, " or every verdict at the %g%% threshold is beyond doubt", e->order.decided * 100);
-  if (e->order.precision > 0)
+    if (e->order.decided > 0)
+      fprintf(out, " or every verdict at the %g%% threshold is beyond doubt",
+              e->order.decided * 100);
     fputc('\n', out);
-  else
+  } else {
     fprintf(out, "  plugin %s; %u %s x %u blocks = %llu runs\n", plugin, s->n_variants, units,
             s->n_blocks, (unsigned long long)s->n_variants * s->n_blocks);
+  }
   if (e->interleave.axis) print_interleave(out, e);
   fprintf(out, "  order %s, seed=%llu%s", e->order.design->name, (unsigned long long)e->order.seed,
           e->order.randomize ? ", randomized" : "");
