@@ -171,11 +171,23 @@ EOF
     exit 1
   }
   wait_pid "$dir/slurmctld.pid" slurmctld "$dir/slurmctld.log"
+  # The last node sees a folder of its own at $dir/private (a tmpfs in a mount namespace of its
+  # slurmd, which its steps inherit): what the other nodes write there it cannot read, as on a
+  # cluster whose nodes share no file system. Where namespaces cannot be made, no such folder.
+  mkdir -p "$dir/private"
+  rm -f "$state/private"
   for n in "${nodes[@]}"; do
-    slurmd -f "$SLURM_CONF" -N "$n" >"$dir/slurmd-$n.out" 2>&1 || {
-      cat "$dir/slurmd-$n.out" "$dir/slurmd-$n.log" >&2 2>/dev/null || true
-      exit 1
-    }
+    if [ "$n" = "${nodes[-1]}" ] &&
+      unshare -m --propagation private sh -c \
+        'mount -t tmpfs -o size=64m,mode=1777 rigor-private "$1" && exec slurmd -f "$2" -N "$3"' \
+        sh "$dir/private" "$SLURM_CONF" "$n" >"$dir/slurmd-$n.out" 2>&1; then
+      echo "$dir/private" >"$state/private"
+    else
+      slurmd -f "$SLURM_CONF" -N "$n" >"$dir/slurmd-$n.out" 2>&1 || {
+        cat "$dir/slurmd-$n.out" "$dir/slurmd-$n.log" >&2 2>/dev/null || true
+        exit 1
+      }
+    fi
     wait_pid "$dir/slurmd-$n.pid" "slurmd -N $n" "$dir/slurmd-$n.log"
   done
 

@@ -54,6 +54,16 @@ const char *sl_scratch(const char *test) {
   return scratch;
 }
 
+const char *sl_private_dir(void) {
+  static char dir[2048];
+  char *text = slurp(SLURM_STATE "/private");
+  if (!text) return NULL;
+  snprintf(dir, sizeof dir, "%s", text);
+  free(text);
+  dir[strcspn(dir, "\n")] = '\0';
+  return dir[0] ? dir : NULL;
+}
+
 const char *sl_path(const char *name) {
   static char path[2048];
   snprintf(path, sizeof path, "%s/%s", scratch, name);

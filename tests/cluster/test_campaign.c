@@ -219,10 +219,119 @@ static void a_cancelled_campaign_resumes(void **state) {
   free(text), free(experiment_before);
 }
 
+static void results_come_back_without_a_shared_folder(void **state) {
+  (void)state;
+  SL_REQUIRE_CLUSTER();
+  const char *private = sl_private_dir();
+  if (!private) {
+    printf("the test cluster's last node has no folder of its own (no mount namespaces here)\n");
+    skip();
+  }
+  char dir[2048];
+  snprintf(dir, sizeof dir, "%s", private);
+  sl_scratch("campaign-apart");
+  /* The results file lies where node n3 sees a different, empty folder: its steps' records
+   * can only come back over srun. */
+  char yaml[4096];
+  snprintf(yaml, sizeof yaml,
+           "schema: 1\n"
+           "name: apart\n"
+           "plugin: null\n"
+           "params: {spin_ns: 20000}\n"
+           "timing: {warmup: 0, cycles: 3, iters: 10}\n"
+           "matrix: {bytes: [1KiB, 2KiB, 4KiB]}\n"
+           "order: {design: williams, replicates: 6, seed: 5}\n"
+           "output: %s/apart.jsonl\n",
+           dir);
+  sl_write("a.yaml", yaml);
+  sl_result_t r = sl_rigor("run a.yaml --slurm --nodes 3 --force --no-report");
+  if (r.rc != 0) fail_msg("rigor run --slurm: %d\n%s%s", r.rc, r.out, r.err);
+  sl_result_free(&r);
+  assert_int_equal(sl_sh("cp '%s/apart.jsonl' apart.jsonl && rm -rf '%s'/apart.*", dir, dir), 0);
+  /* Every run once, and n3's among them. */
+  assert_int_equal(check_complete("apart.jsonl", 18, 3, 3), 3);
+}
+
+/* The type of a results file's last record (a static buffer). */
+static const char *last_type(const char *file) {
+  static char type[64];
+  char *text = sl_read(file);
+  size_t len = strlen(text);
+  while (len && text[len - 1] == '\n')
+    text[--len] = '\0';
+  char *line = strrchr(text, '\n');
+  json_t *rec = json_loads(line ? line + 1 : text, 0, NULL);
+  snprintf(type, sizeof type, "%s", json_string_value(json_object_get(rec, "type")) ?: "");
+  json_decref(rec);
+  free(text);
+  return type;
+}
+
+static void adaptive_campaigns_stop(void **state) {
+  (void)state;
+  SL_REQUIRE_CLUSTER();
+  sl_scratch("campaign-adaptive");
+  /* A loose precision that four blocks reach: the driver judges as blocks end and stops. */
+  sl_write("p.yaml", "schema: 1\n"
+                     "name: precise\n"
+                     "plugin: null\n"
+                     "params: {spin_ns: 20000}\n"
+                     "timing: {warmup: 0, cycles: 5, iters: 20}\n"
+                     "matrix: {bytes: [1KiB, 2KiB]}\n"
+                     "order: {design: mirrored, replicates: {min: 4, max: 40, precision: 50%}}\n"
+                     "output: p.jsonl\n");
+  sl_result_t r = sl_rigor("run p.yaml --slurm --nodes 2 --no-report");
+  if (r.rc != 0) fail_msg("rigor run --slurm (precision): %d\n%s%s", r.rc, r.out, r.err);
+  sl_result_free(&r);
+  json_t *stops = sl_records("p.jsonl", "stop"), *runs = sl_records("p.jsonl", "run");
+  assert_int_equal(json_array_size(stops), 1);
+  json_t *stop = json_array_get(stops, 0);
+  assert_string_equal(json_string_value(json_object_get(stop, "reason")), "precision");
+  json_int_t blocks = json_integer_value(json_object_get(stop, "blocks"));
+  size_t n_runs = json_array_size(runs);
+  /* Stopped early; the blocks still running when it stopped finished and were kept whole. */
+  assert_true(blocks >= 4 && n_runs < 80 && n_runs >= (size_t)blocks * 2);
+  assert_int_equal(n_runs % 2, 0);
+  check_complete("p.jsonl", n_runs, 2, 5);
+  /* The stop record ends the experiment: a resume runs nothing more. */
+  assert_string_equal(last_type("p.jsonl"), "stop");
+  char *before = sl_read("p.jsonl");
+  r = sl_rigor("run p.yaml --slurm --nodes 2 --resume --no-report");
+  assert_int_equal(r.rc, 0);
+  sl_result_free(&r);
+  char *after = sl_read("p.jsonl");
+  assert_string_equal(before, after);
+  free(before), free(after);
+  json_decref(stops), json_decref(runs);
+
+  /* A deadline: no block starts once it has passed, and the file says why it stopped. */
+  sl_write("d.yaml", "schema: 1\n"
+                     "name: late\n"
+                     "plugin: null\n"
+                     "params: {spin_ns: 100000000}\n"
+                     "timing: {warmup: 0, cycles: 3, iters: 1}\n"
+                     "matrix: {bytes: [1KiB, 2KiB]}\n"
+                     "order: {design: mirrored, replicates: 100}\n"
+                     "deadline: 3s\n"
+                     "output: d.jsonl\n");
+  r = sl_rigor("run d.yaml --slurm --nodes 2 --no-report");
+  if (r.rc != 0) fail_msg("rigor run --slurm (deadline): %d\n%s%s", r.rc, r.out, r.err);
+  sl_result_free(&r);
+  stops = sl_records("d.jsonl", "stop"), runs = sl_records("d.jsonl", "run");
+  assert_int_equal(json_array_size(stops), 1);
+  assert_string_equal(json_string_value(json_object_get(json_array_get(stops, 0), "reason")),
+                      "deadline");
+  assert_true(json_array_size(runs) > 0 && json_array_size(runs) < 200);
+  assert_string_equal(last_type("d.jsonl"), "stop");
+  json_decref(stops), json_decref(runs);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(blocks_run_whole_on_each_node),
       cmocka_unit_test(a_cancelled_campaign_resumes),
+      cmocka_unit_test(results_come_back_without_a_shared_folder),
+      cmocka_unit_test(adaptive_campaigns_stop),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -100,11 +100,19 @@ int rigor_cmd_run(int argc, char **argv) {
   bool driver = strcmp(argv[0], "__campaign") == 0, step = strcmp(argv[0], "__step") == 0;
   uint32_t *only_runs = NULL;
   size_t n_only_runs = 0;
+  double step_left_s = 0;
+  rigor_step_channel_t channel = {.fd = -1};
   if (step) {
-    if (argc < 2 || rigor_run_parse_runs(argv[1], &only_runs, &n_only_runs) != 0) {
-      fprintf(stderr, "rigor __step: expected RUNS (k,k,...) then rigor run's arguments\n");
+    if (argc < 2 || rigor_run_parse_runs(argv[1], &only_runs, &n_only_runs, &step_left_s) != 0) {
+      fprintf(stderr,
+              "rigor __step: expected RUNS (k,k,...[@SECONDS]) then rigor run's arguments\n");
       free(only_runs);
       return RIGOR_EXIT_USAGE;
+    }
+    if (rigor_run_step_channel_open(&channel) != 0) {
+      rigor_run_step_channel_close(&channel);
+      free(only_runs);
+      return RIGOR_EXIT_RUN_FAILED;
     }
     argc--, argv++;
   }
@@ -179,7 +187,8 @@ int rigor_cmd_run(int argc, char **argv) {
   if (code >= 0) goto out_args;
   code = RIGOR_EXIT_USAGE;
   if (rigor_config_args_finish(&cmd, &ca) >= 0) goto out_args;
-  ca.opts.output_override = output;
+  /* A step writes its own results file on its node; its records reach the driver's. */
+  ca.opts.output_override = step ? channel.output : output;
   ropts.search = ca.opts.search;
   /* From here on every plugin is mapped from a private copy taken now (snapshot.h). */
   char serr[1024];
@@ -196,15 +205,6 @@ int rigor_cmd_run(int argc, char **argv) {
     goto out_config;
   }
 
-  for (uint32_t i = 0; (slurm || driver) && i < cfg->n_experiments; i++)
-    if (cfg->experiments[i].order.precision > 0) {
-      fprintf(stderr,
-              "rigor run: experiment '%s' adds blocks until a precision is reached, which a "
-              "campaign under Slurm does not do yet: give order.replicates a count\n",
-              cfg->experiments[i].name);
-      code = RIGOR_EXIT_USAGE;
-      goto out_config;
-    }
   for (uint32_t i = 0; i < cfg->n_experiments; i++) {
     char why[512];
     if (!rigor_run_memory_fits(&cfg->experiments[i], why, sizeof why)) {
@@ -265,6 +265,7 @@ int rigor_cmd_run(int argc, char **argv) {
   }
   ropts.only_runs = only_runs;
   ropts.n_only_runs = n_only_runs;
+  ropts.deadline_left_s = step_left_s;
   ropts.self_exe = self;
   ropts.rigor_version = RIGOR_VERSION;
   ropts.rigor_git = RIGOR_GIT_HASH;
@@ -278,6 +279,16 @@ int rigor_cmd_run(int argc, char **argv) {
   ropts.on_record_arg = &adaptive;
   ropts.after_block = rigor_adaptive_after_block;
   ropts.after_block_arg = &adaptive;
+  if (step) {
+    /* Each record goes to the driver, then to the adaptive rule as here. */
+    channel.next = ropts.on_record;
+    channel.next_arg = ropts.on_record_arg;
+    ropts.on_record = rigor_run_step_forward;
+    ropts.on_record_arg = &channel;
+    /* A campaign's driver judges the experiment as blocks end; its steps only run their runs.
+     * A step of every run (a screen's node) judges itself. */
+    if (only_runs) ropts.after_block = NULL;
+  }
   code = RIGOR_EXIT_RUN_FAILED;
   if (rigor_jobs_build(cfg, &jobs) != 0) {
     fprintf(stderr, "rigor run: out of memory\n");
@@ -327,6 +338,7 @@ out_config:
 out_snapshot:
   rigor_snapshot_close();
 out_args:
+  if (step) rigor_run_step_channel_close(&channel);
   rigor_strings_free(&files);
   rigor_config_args_free(&ca);
   free(only_runs);

@@ -64,14 +64,16 @@ static int drive(int argc, char **argv, const char *dir) {
   size_t n_rest = 0;
   while (rest && rest[n_rest])
     n_rest++;
-  const char **step = calloc(n_rest + 6, sizeof *step);
+  const char **step = calloc(n_rest + 7, sizeof *step);
   int code = RIGOR_EXIT_RUN_FAILED;
   if (!names || !cpus || !statuses || !rest || !step) goto out;
   for (size_t i = 0; i < n_nodes; i++)
     names[i] = json_string_value(json_array_get(nodes, i));
   rigor_campaign_cpus(getenv("SLURM_JOB_CPUS_PER_NODE"), cpus, n_nodes);
   size_t k = 0;
-  step[k++] = "run";
+  /* Every run of the experiment, its records sent back over srun's stdout. */
+  step[k++] = "__step";
+  step[k++] = "all";
   for (size_t i = 0; i < n_rest; i++)
     step[k++] = rest[i];
   step[k++] = "--force";
@@ -123,11 +125,14 @@ static int judge(json_t *nodes, const json_t *unusable, const char *dir, const c
     snprintf(path, sizeof path, "%s/%s.jsonl", dir, in[i].node);
     snprintf(log, sizeof log, "%s/%s.log", dir, in[i].node);
     const char *p = path;
-    if (access(path, R_OK) == 0 && rigor_analysis_load(&p, 1, &a[i], err, sizeof err) == 0) {
+    /* A step that never started leaves its file empty. */
+    struct stat st;
+    bool some = stat(path, &st) == 0 && st.st_size > 0;
+    if (some && rigor_analysis_load(&p, 1, &a[i], err, sizeof err) == 0) {
       in[i].analysis = a[i];
       continue;
     }
-    if (access(path, R_OK) == 0)
+    if (some)
       snprintf(why[i], sizeof why[i], "%s", err);
     else
       last_line(log, why[i], sizeof why[i]);

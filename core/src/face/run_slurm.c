@@ -1,14 +1,22 @@
 #include "run_slurm.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "owned_dirs.h"
+#include "rigor/plugin.h"
 #include "slurm.h"
 
-/* Runs of a campaign's step: "4,5,7". */
-int rigor_run_parse_runs(const char *text, uint32_t **runs, size_t *n) {
+/* Runs of a campaign's step and its share of the deadline: "4,5,7" or "4,5,7@12.5". */
+int rigor_run_parse_runs(const char *text, uint32_t **runs, size_t *n, double *left_s) {
   *n = 0;
+  *left_s = 0;
+  *runs = NULL;
+  if (strcmp(text, "all") == 0) return 0;
   *runs = calloc(strlen(text) / 2 + 2, sizeof **runs);
   if (!*runs) return -1;
   for (const char *p = text; *p;) {
@@ -16,10 +24,65 @@ int rigor_run_parse_runs(const char *text, uint32_t **runs, size_t *n) {
     unsigned long k = strtoul(p, &end, 10);
     if (end == p || k > UINT32_MAX) return -1;
     (*runs)[(*n)++] = (uint32_t)k;
+    if (*end == '@') {
+      *left_s = strtod(end + 1, &end);
+      if (!(*left_s > 0) || *end) return -1;
+    }
     p = *end == ',' ? end + 1 : end;
     if (*end && *end != ',') return -1;
   }
   return *n ? 0 : -1;
+}
+
+int rigor_run_step_channel_open(rigor_step_channel_t *ch) {
+  ch->fd = -1;
+  /* The channel is this process's stdout as srun gave it; whatever else writes to stdout
+   * (a plugin, a library) goes to stderr, the step's log, instead. */
+  ch->fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+  if (ch->fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+    fprintf(stderr, "rigor __step: cannot keep stdout for the records: %s\n", strerror(errno));
+    return -1;
+  }
+  /* The step's own results file stays on its node, in a folder of its own. */
+  if (rigor_owned_dir_make("rigor-step", ch->dir, sizeof ch->dir) != 0) {
+    fprintf(stderr, "rigor __step: cannot make a folder in %s: %s\n", rigor_tmp_root(),
+            strerror(errno));
+    return -1;
+  }
+  snprintf(ch->output, sizeof ch->output, "%s/part.jsonl", ch->dir);
+  return 0;
+}
+
+int rigor_run_step_forward(void *arg, const rigor_job_t *job, const json_t *rec, char *err,
+                           size_t errlen) {
+  const rigor_step_channel_t *ch = arg;
+  char *text = json_dumps(rec, JSON_COMPACT | JSON_ENSURE_ASCII);
+  if (!text) return snprintf(err, errlen, "cannot serialise a record"), RIGOR_ENOMEM;
+  size_t len = strlen(text);
+  text[len] = '\n'; /* json_dumps leaves room for the terminator */
+  const char *p = text;
+  size_t left = len + 1;
+  while (left > 0) {
+    ssize_t w = write(ch->fd, p, left);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) {
+      snprintf(err, errlen, "the records no longer reach the campaign's driver: %s",
+               w < 0 ? strerror(errno) : "nothing written");
+      free(text);
+      return RIGOR_EIO;
+    }
+    p += w;
+    left -= (size_t)w;
+  }
+  free(text);
+  return ch->next ? ch->next(ch->next_arg, job, rec, err, errlen) : 0;
+}
+
+void rigor_run_step_channel_close(rigor_step_channel_t *ch) {
+  if (ch->fd >= 0) close(ch->fd);
+  ch->fd = -1;
+  if (ch->dir[0]) rigor_tree_remove(ch->dir);
+  ch->dir[0] = '\0';
 }
 
 /* What the driver forwards to its steps: the file and the options that shape the runs. */

@@ -162,10 +162,12 @@ static char *format(const char *fmt, ...) {
   return out;
 }
 
-/* Starts `srun ... CMD` as one job step of one task on node i, stdout and stderr into `log`;
- * the pid, or -1 with errno. `cmd` is NULL-terminated. */
+/* Starts `srun ... CMD` as one job step of one task on node i, its stdout into `out_path`
+ * (NULL: into the log too) and its stderr into `log_path`; the pid, or -1 with errno. `cmd` is
+ * NULL-terminated. srun carries the step's stdout back to this node, so what a step sends there
+ * needs no file system shared with it. */
 static pid_t launch(const rigor_campaign_t *c, size_t node, const char *name, char *const *cmd,
-                    const char *log_path) {
+                    const char *out_path, const char *log_path) {
   size_t n_cmd = 0;
   while (cmd[n_cmd])
     n_cmd++;
@@ -187,10 +189,12 @@ static pid_t launch(const rigor_campaign_t *c, size_t node, const char *name, ch
   for (size_t i = 0; i < a; i++)
     whole = whole && argv[i];
   int log = whole ? open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600) : -1;
+  int out =
+      log >= 0 && out_path ? open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600) : log;
   fflush(NULL);
-  pid_t pid = log < 0 ? -1 : fork();
+  pid_t pid = log < 0 || out < 0 ? -1 : fork();
   if (pid == 0) {
-    dup2(log, STDOUT_FILENO);
+    dup2(out, STDOUT_FILENO);
     dup2(log, STDERR_FILENO);
     int null = open("/dev/null", O_RDONLY);
     if (null >= 0) dup2(null, STDIN_FILENO);
@@ -202,6 +206,7 @@ static pid_t launch(const rigor_campaign_t *c, size_t node, const char *name, ch
     _exit(127);
   }
   int e = errno;
+  if (out >= 0 && out != log) close(out);
   if (log >= 0) close(log);
   for (size_t i = 0; i < a; i++)
     free(argv[i]);
@@ -210,9 +215,11 @@ static pid_t launch(const rigor_campaign_t *c, size_t node, const char *name, ch
   return pid;
 }
 
-/* Starts block b's unfinished runs on node i; returns 0, or -1 with r->err. */
+/* Starts block b's unfinished runs on node i, with `left_s` of the experiment's deadline (0:
+ * none); returns 0, or -1 with r->err. The step sends its records over its stdout, which
+ * becomes the part. */
 static int start_step(runner_t *r, const rigor_resume_t *rs, step_t *s, size_t node, uint32_t b,
-                      const char *dir) {
+                      const char *dir, double left_s) {
   const rigor_campaign_t *c = r->opts->campaign;
   const rigor_job_t *job = r->job;
   uint32_t n = per_block(job);
@@ -225,6 +232,10 @@ static int start_step(runner_t *r, const rigor_resume_t *rs, step_t *s, size_t n
     s->runs[s->n_runs++] = k;
     size_t used = strlen(list);
     snprintf(list + used, sizeof list - used, "%s%u", used ? "," : "", k);
+  }
+  if (left_s > 0) {
+    size_t used = strlen(list);
+    snprintf(list + used, sizeof list - used, "@%.3f", left_s);
   }
   s->block = b;
   snprintf(s->part, sizeof s->part, "%s/%s.b%u.jsonl", dir, job->name, b);
@@ -242,7 +253,6 @@ static int start_step(runner_t *r, const rigor_resume_t *rs, step_t *s, size_t n
     cmd[a++] = format("%s", c->step_args[i]);
   cmd[a++] = format("--only");
   cmd[a++] = format("%s", job->name);
-  cmd[a++] = format("--output=%s", s->part);
   cmd[a++] = format("--force");
   cmd[a++] = format("--no-report");
   cmd[a++] = format("--heartbeat=0");
@@ -252,7 +262,7 @@ static int start_step(runner_t *r, const rigor_resume_t *rs, step_t *s, size_t n
   bool whole = true;
   for (size_t i = 0; i < a; i++)
     whole = whole && cmd[i];
-  pid_t pid = whole ? launch(c, node, name, cmd, s->log) : -1;
+  pid_t pid = whole ? launch(c, node, name, cmd, s->part, s->log) : -1;
   int e = whole ? errno : ENOMEM;
   for (size_t i = 0; i < a; i++)
     free(cmd[i]);
@@ -301,6 +311,36 @@ static bool next_block(const runner_t *r, const rigor_resume_t *rs, uint32_t *ne
   return false;
 }
 
+/* Blocks whose every run the file holds, in whatever order they ended. */
+static uint32_t complete_blocks(const runner_t *r, const rigor_resume_t *rs) {
+  uint32_t n = per_block(r->job), whole = 0;
+  for (uint32_t b = 0; b < r->job->n_blocks; b++) {
+    bool all = true;
+    for (uint32_t k = b * n; k < (b + 1) * n && all; k++)
+      all = rs->done[k] != 0;
+    whole += all;
+  }
+  return whole;
+}
+
+/* Where an adaptive experiment stands once `blocks` blocks are complete: 1 to go on, 0 to stop
+ * (its record in *held, appended once the steps still running have ended and been merged, so
+ * that the stop record is the experiment's last), or a negative error. */
+static int judge(runner_t *r, rigor_block_event_t event, uint32_t blocks, json_t **held) {
+  if (!r->opts->after_block) return 1;
+  rigor_block_report_t b = {.job = r->job, .event = event, .blocks = blocks};
+  json_t *rec = NULL;
+  int go_on = r->opts->after_block(r->opts->after_block_arg, &b, &rec, r->err, r->errlen);
+  if (go_on > 0 && rec) rigor__runner_append(r, rec);
+  if (go_on != 0) {
+    json_decref(rec);
+    return go_on;
+  }
+  json_decref(*held);
+  *held = rec;
+  return 0;
+}
+
 int rigor__campaign_run(runner_t *r, rigor_resume_t *rs) {
   const rigor_campaign_t *c = r->opts->campaign;
   const rigor_job_t *job = r->job;
@@ -319,11 +359,16 @@ int rigor__campaign_run(runner_t *r, rigor_resume_t *rs) {
   }
   uint32_t done = 0, next = 0;
   r->job_start_ns = rigor_now_ns();
+  uint64_t deadline_ns =
+      job->deadline_s > 0 ? r->job_start_ns + (uint64_t)(job->deadline_s * 1e9) : 0;
   salvage(r, rs, dir, &done);
   step_t *steps = calloc(c->n_nodes ? c->n_nodes : 1, sizeof *steps);
   if (!steps) return snprintf(r->err, r->errlen, "out of memory"), -1;
   int rc = 0;
-  bool stopping = false;
+  /* An experiment that a stop record ended has nothing left to run. */
+  bool stopping = false, settled = rs->stopped, deadline = false;
+  uint32_t judged = complete_blocks(r, rs);
+  json_t *stop = NULL;
   for (;;) {
     if (!stopping && (rigor_signals_received() || r->failed || rc)) {
       stopping = true;
@@ -331,9 +376,12 @@ int rigor__campaign_run(runner_t *r, rigor_resume_t *rs) {
       for (size_t i = 0; i < c->n_nodes; i++)
         if (steps[i].pid) kill(steps[i].pid, SIGTERM);
     }
-    for (size_t i = 0; i < c->n_nodes && !stopping; i++) {
+    uint64_t now = rigor_now_ns();
+    if (deadline_ns && now >= deadline_ns && next_block(r, rs, &next)) deadline = true;
+    for (size_t i = 0; i < c->n_nodes && !stopping && !settled && !deadline; i++) {
       if (steps[i].pid || !next_block(r, rs, &next)) continue;
-      if (start_step(r, rs, &steps[i], i, next, dir) != 0) {
+      double left_s = deadline_ns ? (double)(deadline_ns - now) * 1e-9 : 0;
+      if (start_step(r, rs, &steps[i], i, next, dir, left_s) != 0) {
         rc = RIGOR_EIO;
         break;
       }
@@ -349,22 +397,39 @@ int rigor__campaign_run(runner_t *r, rigor_resume_t *rs) {
       else
         busy++;
     }
-    if (!busy && (stopping || !next_block(r, rs, &next))) break;
+    /* Each block that ends is a look at the experiment's answer, as a run here makes one. */
+    for (uint32_t whole = complete_blocks(r, rs);
+         !stopping && !rc && !r->failed && judged < whole;) {
+      judged++;
+      int go_on =
+          judge(r, judged == job->n_blocks ? RIGOR_BLOCK_LAST : RIGOR_BLOCK_DONE, judged, &stop);
+      if (go_on < 0 && !r->failed) r->failed = go_on;
+      if (go_on == 0) settled = true;
+    }
+    if (!busy && (stopping || settled || deadline || !next_block(r, rs, &next))) break;
     usleep(100000);
   }
   free(steps);
   rmdir(dir); /* when empty: the logs of failed steps stay */
+  if (deadline && !stopping && !settled && judge(r, RIGOR_BLOCK_DEADLINE, judged, &stop) < 0)
+    rc = rc ? rc : RIGOR_EIO;
+  if (stop && !r->failed) {
+    rigor__runner_append(r, stop);
+    rigor__runner_sync(r);
+  }
+  json_decref(stop);
   uint32_t left = 0;
   for (uint32_t k = 0; k < total; k++)
     left += !rs->done[k];
-  if (left && !rigor_signals_received() && !rc) {
+  if (left && !settled && !deadline && !rigor_signals_received() && !rc) {
     fprintf(stderr,
             "rigor: %u runs of experiment '%s' did not finish; rigor run --resume runs them\n",
             left, job->name);
     r->tally->ran += left;
     r->tally->failed += left;
   }
-  rigor_progress_t p = {.event = RIGOR_PROGRESS_JOB_END, .total = total, .done = done};
+  rigor_progress_t p = {
+      .event = RIGOR_PROGRESS_JOB_END, .total = total, .done = done, .deadline = deadline};
   if (!rc && !r->failed) rigor__runner_report(r, &p);
   return rc;
 }
@@ -379,9 +444,9 @@ int rigor_campaign_each_node(const rigor_campaign_t *c, const char *dir, const c
   int rc = 0;
   for (size_t i = 0; i < c->n_nodes && !rc; i++) {
     char out[PATH_MAX + 300], log[PATH_MAX + 300];
-    snprintf(out, sizeof out, "--output=%s/%s.jsonl", dir, c->nodes[i]);
+    snprintf(out, sizeof out, "%s/%s.jsonl", dir, c->nodes[i]);
     snprintf(log, sizeof log, "%s/%s.log", dir, c->nodes[i]);
-    const char **cmd = calloc(n_args + 3, sizeof *cmd);
+    const char **cmd = calloc(n_args + 2, sizeof *cmd);
     if (!cmd) {
       rc = RIGOR_ENOMEM;
       break;
@@ -389,8 +454,7 @@ int rigor_campaign_each_node(const rigor_campaign_t *c, const char *dir, const c
     cmd[0] = c->self;
     for (size_t k = 0; k < n_args; k++)
       cmd[k + 1] = c->step_args[k];
-    cmd[n_args + 1] = out;
-    pids[i] = launch(c, i, name, (char *const *)cmd, log);
+    pids[i] = launch(c, i, name, (char *const *)cmd, out, log);
     free(cmd);
     if (pids[i] < 0) {
       snprintf(err, errlen, "cannot start a job step on %s: %s", c->nodes[i], strerror(errno));

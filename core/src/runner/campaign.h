@@ -2,11 +2,15 @@
  * whole on one node (the node is a blocking factor: a block's runs pair inside a node), one step
  * per node at a time and the nodes all busy at once. Each step is `srun --nodes=1 --ntasks=1
  * --nodelist=NODE --exact rigor __step RUNS ...`, which runs those runs of one block as `rigor
- * run` would and writes them to a results file of its own (a part, beside the results file);
- * when a step ends, the driver appends the part's finished runs to the one results file, with
- * the attempt numbers the file's history gives them, whatever order the steps end in. A part
- * left by a driver that died is merged by the next one (--resume), so a run that finished is
- * never lost, and a run the file holds is never appended twice. */
+ * run` would and sends every record it writes over its stdout, which srun carries back to the
+ * driver's node into a part beside the results file: no file system need be shared with the
+ * nodes. When a step ends, the driver appends the part's finished runs to the one results file,
+ * with the attempt numbers the file's history gives them, whatever order the steps end in. A
+ * part left by a driver that died is merged by the next one (--resume), so a run that finished
+ * is never lost, and a run the file holds is never appended twice. An adaptive experiment
+ * (order.replicates with a precision, or a deadline) is judged by the driver as blocks end: no
+ * block starts once it is answered or past its deadline, the blocks still running finish, and
+ * the stop record comes last. */
 #ifndef RIGOR_CAMPAIGN_H
 #define RIGOR_CAMPAIGN_H
 
@@ -23,8 +27,9 @@ typedef struct rigor_campaign {
   const char *const *step_args;
 } rigor_campaign_t;
 
-/* A fleet screen's fan-out: `self STEP_ARGS... --output=DIR/NODE.jsonl` on every node at once,
- * each one job step named `name` with its output in DIR/NODE.log; waits for them all.
+/* A fleet screen's fan-out: `self STEP_ARGS...` on every node at once, each one job step named
+ * `name`, its stdout (the records of a `rigor __step all`) into DIR/NODE.jsonl and its stderr
+ * into DIR/NODE.log; waits for them all.
  * statuses[i] is node i's wait status (-1 where its step could not start). Returns 0, or an
  * error with `err` when a step could not be started (those started are still waited for). */
 int rigor_campaign_each_node(const rigor_campaign_t *c, const char *dir, const char *name,

@@ -666,7 +666,8 @@ static int run_loaded(runner_t *r, claimed_t *claimed) {
     if (!(rs.done && rs.done[k]) && wanted(r, k)) last = k;
   if (last < total) r->window = rigor_env_window_open();
   uint64_t t_start = rigor_now_ns();
-  r->deadline_ns = job->deadline_s > 0 ? t_start + (uint64_t)(job->deadline_s * 1e9) : 0;
+  double deadline_s = r->opts->deadline_left_s > 0 ? r->opts->deadline_left_s : job->deadline_s;
+  r->deadline_ns = deadline_s > 0 ? t_start + (uint64_t)(deadline_s * 1e9) : 0;
   uint32_t done = 0, n = per_block(job), k = 0;
   bool deadline = false;
   /* An experiment a stop record ended has nothing left to run. */

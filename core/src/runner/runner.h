@@ -131,6 +131,9 @@ typedef struct rigor_run_opts {
    * after_block question; NULL runs them all. */
   const uint32_t *only_runs;
   size_t n_only_runs;
+  /* A step's share of its campaign's deadline: the seconds left when the driver started it,
+   * which replace the experiment's own `deadline`; 0 keeps the experiment's. */
+  double deadline_left_s;
   /* Inside a Slurm allocation: every job's blocks run as job steps on its nodes (campaign.h);
    * NULL runs every run here. */
   const struct rigor_campaign *campaign;
