@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# A throwaway Slurm cluster of three nodes on this one host, for the cluster tests: munged,
-# slurmctld and three slurmd (`slurmd -N n1`, `-N n2`, `-N n3`; a fleet screen needs a median
-# of more than two), all run as root without systemd from a
-# temporary folder, on ports found free, each with its own spool, pid and log files.
+# A throwaway Slurm cluster of five nodes on this one host, for the cluster tests: munged,
+# slurmctld and five slurmd (`slurmd -N n1` to `-N n5`; a fleet screen needs a median of more
+# than two, a screen of the ring's pairs five for one bad node), all run as root without
+# systemd from a temporary folder, on ports found free, each with its own spool, pid and log
+# files.
 # Usage: slurm_cluster.sh start STATE_DIR | stop STATE_DIR
 # start writes STATE_DIR/conf (the slurm.conf the clients need as SLURM_CONF), or, where the
 # daemons are not installed or cannot run here, STATE_DIR/missing with the reason; the tests
@@ -10,7 +11,9 @@
 set -euo pipefail
 action=${1:?start or stop}
 state=${2:?state folder}
-nodes=(n1 n2 n3)
+nodes=(n1 n2 n3 n4 n5)
+# The node whose slurmd sees a folder of its own (below).
+private_node=n3
 
 say() { echo "slurm_cluster: $*"; }
 
@@ -171,13 +174,13 @@ EOF
     exit 1
   }
   wait_pid "$dir/slurmctld.pid" slurmctld "$dir/slurmctld.log"
-  # The last node sees a folder of its own at $dir/private (a tmpfs in a mount namespace of its
+  # One node sees a folder of its own at $dir/private (a tmpfs in a mount namespace of its
   # slurmd, which its steps inherit): what the other nodes write there it cannot read, as on a
   # cluster whose nodes share no file system. Where namespaces cannot be made, no such folder.
   mkdir -p "$dir/private"
   rm -f "$state/private"
   for n in "${nodes[@]}"; do
-    if [ "$n" = "${nodes[-1]}" ] &&
+    if [ "$n" = "$private_node" ] &&
       unshare -m --propagation private sh -c \
         'mount -t tmpfs -o size=64m,mode=1777 rigor-private "$1" && exec slurmd -f "$2" -N "$3"' \
         sh "$dir/private" "$SLURM_CONF" "$n" >"$dir/slurmd-$n.out" 2>&1; then

@@ -10,7 +10,7 @@
 /* Points SLURM_CONF at the fixture's cluster and returns true; where the cluster is missing
  * (Slurm not installed), prints why and returns false: the test then skips. */
 bool sl_cluster(void);
-/* The folder that the cluster's last node sees as a tmpfs of its own (its steps cannot read
+/* The folder that the cluster's node n3 sees as a tmpfs of its own (its steps cannot read
  * what the others write there), or NULL where the fixture could not make one. A static buffer. */
 const char *sl_private_dir(void);
 /* The test's scratch folder, made empty, and the working folder of sl_rigor. */

@@ -224,7 +224,7 @@ static void results_come_back_without_a_shared_folder(void **state) {
   SL_REQUIRE_CLUSTER();
   const char *private = sl_private_dir();
   if (!private) {
-    printf("the test cluster's last node has no folder of its own (no mount namespaces here)\n");
+    printf("the test cluster's node n3 has no folder of its own (no mount namespaces here)\n");
     skip();
   }
   char dir[2048];

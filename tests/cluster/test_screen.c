@@ -1,6 +1,7 @@
-/* rigor screen against the three-node test cluster: the same experiment on every node in one
+/* rigor screen against the five-node test cluster: the same experiment on every node in one
  * job, one node made slow on purpose (its exec command works twice as long where
- * SLURMD_NODENAME names it) is named slow, the others same, and the exit code says so. */
+ * SLURMD_NODENAME names it) is named slow, the others same, and the exit code says so; with
+ * --pairs, the two pairs of the ring that hold the slow node are slow and it is the suspect. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -45,7 +46,7 @@ static void the_slow_node_is_named(void **state) {
   json_t *doc = json_loads(r.out, 0, NULL);
   assert_non_null(doc);
   json_t *nodes = json_object_get(doc, "nodes");
-  assert_int_equal(json_array_size(nodes), 3);
+  assert_int_equal(json_array_size(nodes), 5);
   size_t i;
   json_t *x;
   json_array_foreach(nodes, i, x) {
@@ -85,7 +86,7 @@ static void a_drained_node_is_listed(void **state) {
   json_t *doc = json_loads(r.out, 0, NULL);
   assert_non_null(doc);
   json_t *nodes = json_object_get(doc, "nodes");
-  assert_int_equal(json_array_size(nodes), 3);
+  assert_int_equal(json_array_size(nodes), 5);
   size_t i;
   json_t *x;
   json_array_foreach(nodes, i, x) {
@@ -103,10 +104,79 @@ static void a_drained_node_is_listed(void **state) {
   sl_result_free(&r);
 }
 
+/* Pairs: two ranks of one run on the two nodes of a pair, placed by the launcher's {nodes};
+ * each rank's exec works twice as long on n4, and the run's time is the slower rank's. */
+static const char pairs_yaml[] =
+    "schema: 1\n"
+    "name: pairs\n"
+    "plugin: exec\n"
+    "params:\n"
+    "  command: [sh, -c, 'if [ \"$SLURMD_NODENAME\" = n4 ]; then sleep 0.2; else sleep 0.1; "
+    "fi']\n"
+    "timing: {warmup: 1, cycles: 4, iters: 1, aggregate: max}\n"
+    "launcher: [srun, --mpi=pmix, --nodes=2, --nodelist, \"{nodes}\", --ntasks, \"{ranks}\"]\n"
+    "ranks: 2\n"
+    "order: {replicates: 6}\n"
+    "output: pairs.jsonl\n";
+
+static void the_pairs_of_a_slow_node_are_named(void **state) {
+  (void)state;
+  SL_REQUIRE_CLUSTER();
+  sl_scratch("screen-pairs");
+  sl_write("pairs.yaml", pairs_yaml);
+  /* An experiment whose launcher does not take {nodes} cannot be screened in pairs. */
+  sl_write("fleet.yaml", fleet);
+  sl_result_t r = sl_rigor("screen fleet.yaml --slurm --nodes all --pairs --allow-commands");
+  assert_int_equal(r.rc, 2);
+  SL_HAS(r.err, "{nodes}");
+  assert_null(strstr(r.err, "submitted"));
+  sl_result_free(&r);
+  r = sl_rigor("screen pairs.yaml --slurm --nodes n1,n2 --pairs --allow-commands");
+  assert_int_equal(r.rc, 2);
+  SL_HAS(r.err, "three or more");
+  sl_result_free(&r);
+
+  /* All five by name: a node the test before drained may not be idle yet, and the job waits
+   * for it where `all` would leave it out. */
+  r = sl_rigor("screen pairs.yaml --slurm --nodes 'n[1-5]' --pairs --allow-commands "
+               "--threshold 20%% --format json");
+  if (r.rc != 4) fail_msg("rigor screen --pairs: %d\n%s%s", r.rc, r.out, r.err);
+  json_t *doc = json_loads(r.out, 0, NULL);
+  assert_non_null(doc);
+  json_t *units = json_object_get(doc, "nodes");
+  /* The ring n1+n2, n2+n3, n3+n4, n4+n5, n5+n1. */
+  assert_int_equal(json_array_size(units), 5);
+  size_t i;
+  json_t *x;
+  json_array_foreach(units, i, x) {
+    const char *pair = json_string_value(json_object_get(x, "node"));
+    const char *verdict = json_string_value(json_object_get(x, "verdict"));
+    bool slow = strstr(pair, "n4") != NULL;
+    if (strcmp(verdict, slow ? "slow" : "same") != 0)
+      fail_msg("pair %s is %s:\n%s", pair, verdict, r.out);
+    assert_int_equal(json_integer_value(json_object_get(x, "runs")), 6);
+  }
+  json_t *suspects = json_object_get(doc, "suspects");
+  assert_int_equal(json_array_size(suspects), 1);
+  assert_string_equal(json_string_value(json_array_get(suspects, 0)), "n4");
+  json_decref(doc);
+  sl_result_free(&r);
+  /* Both ranks of every run ran, on the pair's two nodes. */
+  json_t *runs = sl_records("pairs.screen/n3+n4.jsonl", "run");
+  assert_int_equal(json_array_size(runs), 6);
+  json_array_foreach(runs, i, x) {
+    const char *nodes = json_string_value(json_object_get(json_object_get(x, "slurm"), "nodes"));
+    if (!nodes || (strcmp(nodes, "n[3-4]") != 0 && strcmp(nodes, "n3,n4") != 0))
+      fail_msg("a run of pair n3+n4 ran on %s", nodes ? nodes : "(none)");
+  }
+  json_decref(runs);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(the_slow_node_is_named),
       cmocka_unit_test(a_drained_node_is_listed),
+      cmocka_unit_test(the_pairs_of_a_slow_node_are_named),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -203,3 +203,61 @@ void rigor_screen_free(rigor_screen_t *s) {
   free(s->items);
   memset(s, 0, sizeof *s);
 }
+
+/* Adds each node of pair "a+b" to `nodes` (name -> [pairs seen, pairs slow]) for one row. */
+static void count_pair(json_t *nodes, const char *pair, bool slow) {
+  char both[1024];
+  snprintf(both, sizeof both, "%s", pair);
+  char *plus = strchr(both, '+');
+  if (!plus) return;
+  *plus = '\0';
+  const char *members[2] = {both, plus + 1};
+  for (size_t m = 0; m < 2; m++) {
+    json_t *c = json_object_get(nodes, members[m]);
+    if (!c) json_object_set_new(nodes, members[m], c = json_pack("[i, i]", 0, 0));
+    json_array_set_new(c, 0, json_integer(json_integer_value(json_array_get(c, 0)) + 1));
+    json_array_set_new(c, 1, json_integer(json_integer_value(json_array_get(c, 1)) + slow));
+  }
+}
+
+static int by_name(const void *a, const void *b) {
+  return strcmp(json_string_value(*(json_t *const *)a), json_string_value(*(json_t *const *)b));
+}
+
+json_t *rigor_screen_suspects(const rigor_screen_t *s) {
+  json_t *out = json_array(), *seen = json_object();
+  if (!out || !seen) return json_decref(out), json_decref(seen), NULL;
+  /* Row by row: items come by row, then unit. */
+  for (size_t i = 0; i < s->n;) {
+    size_t j = i;
+    json_t *nodes = json_object();
+    for (; j < s->n && strcmp(s->items[j].row, s->items[i].row) == 0; j++)
+      if (s->items[j].verdict != RIGOR_SCREEN_FAILED)
+        count_pair(nodes, s->items[j].node, s->items[j].verdict == RIGOR_SCREEN_SLOW);
+    const char *name;
+    json_t *c;
+    json_object_foreach(nodes, name, c) {
+      json_int_t pairs = json_integer_value(json_array_get(c, 0));
+      if (pairs >= 2 && json_integer_value(json_array_get(c, 1)) == pairs &&
+          !json_object_get(seen, name)) {
+        json_object_set_new(seen, name, json_true());
+        json_array_append_new(out, json_string(name));
+      }
+    }
+    json_decref(nodes);
+    i = j;
+  }
+  json_decref(seen);
+  /* jansson keeps no order of its own worth showing: by name. */
+  size_t n = json_array_size(out);
+  json_t **names = calloc(n ? n : 1, sizeof *names);
+  if (!names) return json_decref(out), NULL;
+  for (size_t i = 0; i < n; i++)
+    names[i] = json_incref(json_array_get(out, i));
+  qsort(names, n, sizeof *names, by_name);
+  json_array_clear(out);
+  for (size_t i = 0; i < n; i++)
+    json_array_append_new(out, names[i]);
+  free(names);
+  return out;
+}

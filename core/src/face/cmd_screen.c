@@ -1,4 +1,6 @@
 #include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,15 +26,19 @@ static const char about[] =
     "time, and judges each node against the fleet: its figure, its ratio to the fleet's median\n"
     "with an interval from its own runs, Holm-adjusted over the nodes, and a verdict (slow,\n"
     "fast, same, inconclusive) at the threshold. Nodes whose runs failed are listed with the\n"
-    "reason. Each node's results are kept in DIR/NODE.jsonl. Exit 4 when a node is slow.\n";
+    "reason. Each node's results are kept in DIR/NODE.jsonl. Exit 4 when a node is slow.\n"
+    "With --pairs the units are pairs of nodes, each node with the next in a ring, for\n"
+    "collectives across nodes: the experiment's launcher places its ranks on the pair through\n"
+    "{nodes}, pairs on different nodes run at once, and a node all of whose pairs are slow is\n"
+    "named a suspect (docs/cluster.md).\n";
 
 /* What the submitter keeps for the driver, and the driver for each node's `rigor run`. */
 static const char *const submit_drops_value[] = {"--nodes",   "--partition", "--time",
                                                  "--account", "--threshold", "--format",
                                                  "-o",        "--output",    NULL};
 static const char *const submit_drops_flag[] = {"--slurm", NULL};
-static const char *const node_drops_value[] = {"-o", "--output", NULL};
-static const char *const node_drops_flag[] = {"--force", NULL};
+static const char *const node_drops_value[] = {"-o", "--output", "--nodes", NULL};
+static const char *const node_drops_flag[] = {"--force", "--pairs", NULL};
 
 /* The last line of a node's log: why its step failed, in Slurm's or rigor's words. */
 static void last_line(const char *path, char *buf, size_t len) {
@@ -46,8 +52,108 @@ static void last_line(const char *path, char *buf, size_t len) {
   buf[strcspn(buf, "\n")] = '\0';
 }
 
-/* Inside the allocation: `rigor run` on every node at once. */
-static int drive(int argc, char **argv, const char *dir) {
+/* The pairs of a ring of nodes, "a+b" each: every node with the next; two nodes make one. */
+static json_t *ring_pairs(const json_t *nodes) {
+  size_t n = json_array_size(nodes);
+  json_t *pairs = json_array();
+  for (size_t i = 0; pairs && n >= 2 && i < (n == 2 ? 1 : n); i++) {
+    char pair[1024];
+    snprintf(pair, sizeof pair, "%s+%s", json_string_value(json_array_get(nodes, i)),
+             json_string_value(json_array_get(nodes, (i + 1) % n)));
+    json_array_append_new(pairs, json_string(pair));
+  }
+  return pairs;
+}
+
+/* Starts `self ARGS...` here for one pair, with RIGOR_NODES naming its nodes for the launcher's
+ * {nodes}, its records into DIR/PAIR.jsonl and its stderr into DIR/PAIR.log; the pid or -1. */
+static pid_t start_pair(const char *self, const char **args, const char *dir, const char *pair) {
+  char out[8500], log[8500], nodes[1024];
+  snprintf(out, sizeof out, "%s/%s.jsonl", dir, pair);
+  snprintf(log, sizeof log, "%s/%s.log", dir, pair);
+  snprintf(nodes, sizeof nodes, "%s", pair);
+  nodes[strcspn(nodes, "+")] = ',';
+  int o = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  int e = o < 0 ? -1 : open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  pid_t pid = e < 0 ? -1 : fork();
+  if (pid == 0) {
+    dup2(o, STDOUT_FILENO);
+    dup2(e, STDERR_FILENO);
+    setenv("RIGOR_NODES", nodes, 1);
+    execv(self, (char *const *)args);
+    fprintf(stderr, "rigor screen: cannot execute %s: %s\n", self, strerror(errno));
+    _exit(127);
+  }
+  if (o >= 0) close(o);
+  if (e >= 0) close(e);
+  return pid;
+}
+
+/* Whether node `name` belongs to pair `pair` ("a+b"). */
+static bool in_pair(const char *pair, const char *name) {
+  const char *plus = strchr(pair, '+');
+  if (!plus) return false;
+  size_t n = strlen(name);
+  return ((size_t)(plus - pair) == n && strncmp(pair, name, n) == 0) || strcmp(plus + 1, name) == 0;
+}
+
+/* Inside the allocation, --pairs: every pair of the ring runs the experiment from here, its
+ * launcher placing the ranks on the pair; pairs that share no node run at once. */
+static int drive_pairs(const char *self, const json_t *nodes, const char **args, const char *dir) {
+  json_t *pairs = ring_pairs(nodes);
+  size_t n = json_array_size(pairs);
+  pid_t *pids = calloc(n ? n : 1, sizeof *pids);
+  char *state = calloc(n ? n : 1, 1); /* 0 waiting, 1 running, 2 done */
+  if (!pairs || !pids || !state) {
+    json_decref(pairs), free(pids), free(state);
+    fprintf(stderr, "rigor screen: out of memory\n");
+    return RIGOR_EXIT_RUN_FAILED;
+  }
+  fprintf(stderr, "rigor screen: Slurm job %s: the experiment on %zu pairs of nodes\n",
+          getenv("SLURM_JOB_ID") ? getenv("SLURM_JOB_ID") : "?", n);
+  for (size_t left = n; left > 0;) {
+    for (size_t i = 0; i < n; i++) {
+      if (state[i]) continue;
+      const char *pair = json_string_value(json_array_get(pairs, i));
+      bool free_nodes = true;
+      for (size_t j = 0; j < n && free_nodes; j++) {
+        if (state[j] != 1) continue;
+        const char *other = json_string_value(json_array_get(pairs, j));
+        for (size_t k = 0; k < json_array_size(nodes); k++) {
+          const char *node = json_string_value(json_array_get(nodes, k));
+          if (in_pair(pair, node) && in_pair(other, node)) free_nodes = false;
+        }
+      }
+      if (!free_nodes) continue;
+      pids[i] = start_pair(self, args, dir, pair);
+      if (pids[i] < 0) {
+        fprintf(stderr, "rigor screen: %s: cannot start: %s\n", pair, strerror(errno));
+        state[i] = 2;
+        left--;
+        continue;
+      }
+      state[i] = 1;
+    }
+    int status;
+    pid_t got = waitpid(-1, &status, 0);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) break;
+    for (size_t i = 0; i < n; i++)
+      if (state[i] == 1 && pids[i] == got) {
+        state[i] = 2;
+        left--;
+        fprintf(stderr, "rigor screen: %s: %s %d\n", json_string_value(json_array_get(pairs, i)),
+                WIFEXITED(status) ? "exit" : "signal",
+                WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+      }
+  }
+  json_decref(pairs), free(pids), free(state);
+  return RIGOR_EXIT_OK;
+}
+
+/* Inside the allocation: `rigor run` on every node at once, or on every pair of them (the
+ * nodes in `order`, as the submitter named them). */
+static int drive(int argc, char **argv, const char *dir, bool pairs, const char *order) {
   char err[1024], self[4096];
   ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
   self[n > 0 ? n : 0] = '\0';
@@ -80,6 +186,19 @@ static int drive(int argc, char **argv, const char *dir) {
   step[k++] = "--quiet";
   step[k++] = "--no-report";
   step[k] = NULL;
+  if (pairs) {
+    json_t *ordered = order ? rigor_slurm_hostnames(order, err, sizeof err) : json_incref(nodes);
+    const char **args = calloc(k + 2, sizeof *args);
+    if (ordered && args) {
+      args[0] = self;
+      for (size_t i = 0; i < k; i++)
+        args[i + 1] = step[i];
+      code = drive_pairs(self, ordered, args, dir);
+    }
+    json_decref(ordered);
+    free(args);
+    goto out;
+  }
   rigor_campaign_t c = {
       .nodes = names, .n_nodes = n_nodes, .cpus = cpus, .self = self, .step_args = step};
   fprintf(stderr, "rigor screen: Slurm job %s: the experiment on %zu nodes at once\n",
@@ -161,13 +280,26 @@ static int judge(json_t *nodes, const json_t *unusable, const char *dir, const c
   return code;
 }
 
+/* Whether some variant's launcher places its ranks through {nodes}. */
+static bool launches_on_nodes(const rigor_experiment_t *e) {
+  for (uint32_t v = 0; v < e->n_variants; v++) {
+    size_t i;
+    const json_t *arg;
+    json_array_foreach(json_object_get(e->variants[v].settings, "launcher"), i, arg) {
+      const char *text = json_string_value(arg);
+      if (text && strstr(text, "{nodes}")) return true;
+    }
+  }
+  return false;
+}
+
 int rigor_cmd_screen(int argc, char **argv) {
   bool driver = strcmp(argv[0], "__screen") == 0;
   rigor_config_args_t ca;
   rigor_slurm_request_t req = {0};
   const char *output = NULL, *threshold_text = NULL, *format = NULL;
-  bool slurm = false, force = false, allow_commands = false;
-  rigor_option_t options[RIGOR_CONFIG_ARGS_N + 11] = {
+  bool slurm = false, force = false, allow_commands = false, pairs = false;
+  rigor_option_t options[RIGOR_CONFIG_ARGS_N + 12] = {
       {"slurm", 0, NULL, "run on the cluster's nodes through Slurm (the only way for now)",
        .flag = &slurm},
       {"nodes", 0, "all|LIST", "the nodes to screen: every node, or a Slurm node list",
@@ -184,8 +316,12 @@ int rigor_cmd_screen(int argc, char **argv) {
       {"time", 0, "T", "the job's time limit, in Slurm's syntax (minutes, H:MM:SS)",
        .value = &req.time},
       {"account", 0, "A", "the account charged", .value = &req.account},
+      {"pairs", 0, NULL,
+       "screen pairs of nodes (each with the next in a ring), the launcher placing the ranks "
+       "on {nodes}",
+       .flag = &pairs},
   };
-  rigor_config_args_options(&ca, options + 10);
+  rigor_config_args_options(&ca, options + 11);
   const rigor_command_t cmd = {"screen", "FILE --slurm --nodes all|LIST [OPTION]...", about,
                                options};
   rigor_strings_t files = {0};
@@ -238,8 +374,16 @@ int rigor_cmd_screen(int argc, char **argv) {
     bool jsonl = len > 6 && strcmp(e->output + len - 6, ".jsonl") == 0;
     snprintf(dir, sizeof dir, "%.*s.screen", (int)(jsonl ? len - 6 : len), e->output);
   }
+  if (pairs && !launches_on_nodes(e)) {
+    fprintf(stderr,
+            "rigor screen: --pairs: experiment '%s' has no launcher that places its ranks on "
+            "{nodes} (e.g. launcher: [srun, --nodes=2, --nodelist, \"{nodes}\", --ntasks, "
+            "\"{ranks}\"]), so a pair could not choose its nodes\n",
+            e->name);
+    goto out_config;
+  }
   if (driver) {
-    code = drive(argc, argv, dir);
+    code = drive(argc, argv, dir, pairs, req.nodes);
     goto out_config;
   }
   char err[1024];
@@ -249,6 +393,15 @@ int rigor_cmd_screen(int argc, char **argv) {
     fprintf(stderr, "rigor screen: --nodes %s: %s\n", req.nodes, err);
     goto out_config;
   }
+  if (pairs && json_array_size(nodes) < 3) {
+    fprintf(stderr,
+            "rigor screen: --pairs: %zu usable node%s make no ring of pairs; name three or more "
+            "(five, so that the pairs' median stands one bad node)\n",
+            json_array_size(nodes), json_array_size(nodes) == 1 ? "" : "s");
+    goto out_config;
+  }
+  /* The units judged: the nodes, or the ring's pairs of them. */
+  json_t *units = pairs ? ring_pairs(nodes) : json_incref(nodes);
   if (mkdir(dir, 0755) != 0 && !(errno == EEXIST && force)) {
     fprintf(stderr,
             errno == EEXIST ? "rigor screen: %s already exists; use --force to replace the "
@@ -257,9 +410,9 @@ int rigor_cmd_screen(int argc, char **argv) {
             dir);
     goto out_config;
   }
-  for (size_t i = 0; i < json_array_size(nodes); i++) {
+  for (size_t i = 0; i < json_array_size(units); i++) {
     char path[4400];
-    snprintf(path, sizeof path, "%s/%s.jsonl", dir, json_string_value(json_array_get(nodes, i)));
+    snprintf(path, sizeof path, "%s/%s.jsonl", dir, json_string_value(json_array_get(units, i)));
     unlink(path);
   }
   /* The allocation is exactly the nodes named. */
@@ -279,9 +432,9 @@ int rigor_cmd_screen(int argc, char **argv) {
   char self[4096];
   ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
   self[n > 0 ? n : 0] = '\0';
-  char **inner = calloc(n_rest + 5, sizeof *inner);
+  char **inner = calloc(n_rest + 7, sizeof *inner);
   if (!rest || !inner) {
-    free(rest), free(inner);
+    free(rest), free(inner), json_decref(units);
     goto out_config;
   }
   size_t k = 0;
@@ -291,6 +444,9 @@ int rigor_cmd_screen(int argc, char **argv) {
     inner[k++] = (char *)rest[i];
   inner[k++] = "--output";
   inner[k++] = dir;
+  /* The driver pairs the nodes in this order, the one the judgement below reads them in. */
+  inner[k++] = "--nodes";
+  inner[k++] = list;
   char name[256], log[4400];
   snprintf(name, sizeof name, "rigor-screen-%s", e->name);
   snprintf(log, sizeof log, "%s/slurm-%%j.log", dir);
@@ -298,10 +454,12 @@ int rigor_cmd_screen(int argc, char **argv) {
   free(rest), free(inner);
   if (job < 0) {
     fprintf(stderr, "rigor screen: %s\n", err);
+    json_decref(units);
     code = RIGOR_EXIT_RUN_FAILED;
     goto out_config;
   }
-  code = judge(nodes, unusable, dir, e->name, threshold, writer);
+  code = judge(units, unusable, dir, e->name, threshold, writer);
+  json_decref(units);
 out_config:
   json_decref(nodes);
   json_decref(unusable);

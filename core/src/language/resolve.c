@@ -98,10 +98,11 @@ static int resolve_launcher(rigor__cfg_t *c, const rigor__node_t *n, json_t **ou
     if (rigor__get_string(c, n->items[i], "launcher argument", &arg))
       return json_decref(argv), RIGOR_ECONFIG;
     for (const char *open = strchr(arg, '{'); open; open = strchr(open + 1, '{'))
-      if (strncmp(open, "{ranks}", 7) != 0) {
+      if (strncmp(open, "{ranks}", 7) != 0 && strncmp(open, "{nodes}", 7) != 0) {
         json_decref(argv);
         return rigor__fail(c, n->items[i],
-                           "launcher argument '%s' has an unknown placeholder (known: {ranks})",
+                           "launcher argument '%s' has an unknown placeholder (known: {ranks}, "
+                           "{nodes})",
                            arg);
       }
     json_array_append_new(argv, json_string(arg));

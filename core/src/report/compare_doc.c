@@ -282,6 +282,22 @@ rigor_doc_t *rigor_screen_doc(const rigor_screen_t *s, const char *experiment) {
     sentence(x, line, sizeof line);
     rigor_doc_text(doc, "%s", line);
   }
+  bool pairs = false;
+  for (size_t i = 0; i < s->n && !pairs; i++)
+    pairs = strchr(s->items[i].node, '+') != NULL;
+  json_t *suspects = pairs ? rigor_screen_suspects(s) : NULL;
+  if (suspects) {
+    char names[2048] = "";
+    size_t i;
+    json_t *name;
+    json_array_foreach(suspects, i, name) {
+      size_t used = strlen(names);
+      snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "", json_string_value(name));
+    }
+    rigor_doc_text(doc, "suspect nodes (every pair they are in is slow): %s",
+                   names[0] ? names : "none");
+    json_object_set_new(doc->data, "suspects", suspects);
+  }
   static const char *const headers[] = {"node",     "row",     "figure", "value", "fleet",
                                         "ratio",    "lo",      "hi",     "level", "runs",
                                         "p (Holm)", "verdict", "why"};

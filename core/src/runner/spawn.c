@@ -52,12 +52,42 @@ pid_t rigor_spawn_fork(const rigor_child_args_t *args, int *read_fd) {
   return pid;
 }
 
-static char *substitute(const char *tmpl, const char *ranks) {
-  const char *at = strstr(tmpl, "{ranks}");
-  if (!at) return strdup(tmpl);
-  size_t n = strlen(tmpl) - 7 + strlen(ranks) + 1;
-  char *out = malloc(n);
-  if (out) snprintf(out, n, "%.*s%s%s", (int)(at - tmpl), tmpl, ranks, at + 7);
+/* The nodes a launcher's {nodes} names: those a pair screen gives this run (RIGOR_NODES), else
+ * the allocation's; NULL outside one. */
+static const char *launch_nodes(void) {
+  const char *pair = getenv("RIGOR_NODES");
+  return pair && *pair ? pair : getenv("SLURM_JOB_NODELIST");
+}
+
+/* One launcher argument with every {ranks} and {nodes} given its value; NULL when memory runs
+ * out or {nodes} has none (*no_nodes then says so). */
+static char *substitute(const char *tmpl, const char *ranks, bool *no_nodes) {
+  size_t cap = strlen(tmpl) + 1, len = 0;
+  char *out = malloc(cap);
+  for (const char *p = tmpl; out && *p;) {
+    const char *value = NULL;
+    size_t skip = 1;
+    if (strncmp(p, "{ranks}", 7) == 0) value = ranks, skip = 7;
+    if (strncmp(p, "{nodes}", 7) == 0) {
+      if (!(value = launch_nodes())) {
+        *no_nodes = true;
+        free(out);
+        return NULL;
+      }
+      skip = 7;
+    }
+    size_t n = value ? strlen(value) : 1;
+    if (len + n + 1 > cap) {
+      char *grown = realloc(out, cap = (len + n + 1) * 2);
+      if (!grown) free(out);
+      out = grown;
+      if (!out) break;
+    }
+    memcpy(out + len, value ? value : p, n);
+    len += n;
+    p += skip;
+  }
+  if (out) out[len] = '\0';
   return out;
 }
 
@@ -140,13 +170,13 @@ static void free_argv(char **argv) {
 /* `launcher... self __child SPEC --out(-fd) OUT [--mpi]`, NULL-terminated, or NULL when memory
  * runs out. */
 static char **child_argv(const char *self, const json_t *launcher, const char *ranks,
-                         const char *spec_path, const char *out) {
+                         const char *spec_path, const char *out, bool *no_nodes) {
   size_t nl = launcher ? json_array_size(launcher) : 0;
   char **argv = calloc(nl + 8, sizeof *argv);
   if (!argv) return NULL;
   size_t ac = 0;
   for (size_t i = 0; i < nl; i++)
-    argv[ac++] = substitute(json_string_value(json_array_get(launcher, i)), ranks);
+    argv[ac++] = substitute(json_string_value(json_array_get(launcher, i)), ranks, no_nodes);
   const char *const tail[] = {
       self, "__child", spec_path, launcher ? "--out" : "--out-fd", out, launcher ? "--mpi" : NULL};
   for (size_t i = 0; i < sizeof tail / sizeof *tail && tail[i]; i++)
@@ -185,9 +215,14 @@ pid_t rigor_spawn_exec(const char *self, const json_t *spec, const json_t *launc
   }
   snprintf(ranks_text, sizeof ranks_text, "%lld",
            json_is_integer(ranks) ? (long long)json_integer_value(ranks) : 1LL);
-  argv = child_argv(self, launcher, ranks_text, spec_path, out_path);
+  bool no_nodes = false;
+  argv = child_argv(self, launcher, ranks_text, spec_path, out_path, &no_nodes);
   if (!argv) {
-    snprintf(err, errlen, "cannot start the run's process: out of memory");
+    snprintf(err, errlen, "%s",
+             no_nodes ? "the launcher names {nodes}, and this is not inside a Slurm allocation "
+                        "(SLURM_JOB_NODELIST is unset): run it under salloc or sbatch, or in a "
+                        "pair screen"
+                      : "cannot start the run's process: out of memory");
     goto fail_argv;
   }
   fflush(NULL);
