@@ -127,8 +127,10 @@ void fx_write(const char *path, const fx_spec_t *s) {
   for (uint32_t b = 0; b < s->n_blocks; b++)
     for (uint32_t j = 0; j < s->n_variants; j++) {
       uint32_t run = b * s->n_variants + j, v = variant_at(s, b, j);
+      uint32_t node = s->nodes ? b * s->nodes / s->n_blocks : 0;
       double run_factor = (1 + s->run_sd * gauss(&rng)) *
-                          (1 + (n_runs > 1 ? s->drift * run / (double)(n_runs - 1) : 0));
+                          (1 + (n_runs > 1 ? s->drift * run / (double)(n_runs - 1) : 0)) *
+                          (1 + node * s->node_offset);
       if ((int)run == s->interrupted_run)
         for (uint32_t c = 0; c < s->cycles; c++)
           sample(f, s, &rng, run, 0, v, j, c, 0, 0, run_factor);
@@ -149,6 +151,11 @@ void fx_write(const char *path, const fx_spec_t *s) {
               : wrong ? "\"check failed\""
                       : "null",
               run == 1 ? "[\"low_clock\"]" : "[]");
+      if (s->nodes)
+        fprintf(f,
+                ",\"slurm\":{\"job\":7,\"step\":%u,\"node\":\"n%u\",\"nodes\":%u,"
+                "\"tasks\":1,\"rank\":0}",
+                b, node + 1, s->nodes);
       if (s->raw_telemetry)
         fprintf(f, ",\"telemetry_raw\":[{\"t\":0,\"cpu_mhz\":%d},{\"t\":0.1,\"cpu_mhz\":%d}]",
                 2000 + (int)run, 2100 - (int)run);

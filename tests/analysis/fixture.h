@@ -37,6 +37,11 @@ typedef struct fx_spec {
   /* fx_write_interleaved: the relative sd of a factor drawn once per run on level 1 only, so
    * the window pairs of one run share it (correlated inside the run). */
   double arm_run_sd;
+  /* fx_write: the blocks run on this many nodes (slurm.node n1, n2, ...: the first n_blocks /
+   * nodes blocks on n1 and so on), 0 for runs without a slurm member; each node past the first
+   * adds node_offset (a fraction) to its runs' times. */
+  uint32_t nodes;
+  double node_offset;
 } fx_spec_t;
 
 void fx_defaults(fx_spec_t *s);

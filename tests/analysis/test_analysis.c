@@ -355,6 +355,99 @@ static void test_metric_kinds(void **state) {
   json_decref(record);
 }
 
+/* A campaign on two nodes, the second 5% slower: the row's variance has a third level, the nodes,
+ * that holds most of it, and the reports show it; the same runs without slurm members have two
+ * levels and no node column. */
+static void test_node_variance(void **state) {
+  (void)state;
+  fx_spec_t s;
+  fx_defaults(&s);
+  s.n_blocks = 8;
+  s.cv = 0.002;
+  s.run_sd = 0.002;
+  s.nodes = 2;
+  s.node_offset = 0.05;
+  fx_write(DIR "/nodes.jsonl", &s);
+  s.nodes = 0;
+  fx_write(DIR "/no_nodes.jsonl", &s);
+  const char *paths[] = {DIR "/nodes.jsonl", DIR "/no_nodes.jsonl"};
+  rigor_analysis_t *a;
+  char err[512];
+  assert_int_equal(rigor_analysis_load(paths, 2, &a, err, sizeof err), 0);
+  assert_int_equal(a->n_exps, 2);
+  const rigor_row_t *w = find_row(&a->exps[0], 0, 0), *plain = find_row(&a->exps[1], 0, 0);
+  assert_non_null(w);
+  assert_non_null(plain);
+  assert_string_equal(w->nodes, "n1,n2");
+  assert_int_equal(w->n_nodes, 2);
+  assert_true(w->has_variance);
+  assert_true(w->has_node_variance);
+  const rigor_variance_t *v = &w->variance;
+  assert_int_equal(v->nodes, 2);
+  assert_int_equal(v->runs, 8);
+  assert_near(v->node_runs, 4, 1e-12);
+  /* Node means 5% apart: T3 is about 2.5% of the mean (the sd of two values d apart is
+   * d / sqrt(2)), far above the runs' 0.2%, and the nodes hold most of the variance. */
+  assert_true(v->t3_sq > 0);
+  double rel = sqrt(v->t3_sq) / v->mean;
+  if (!(rel > 0.025 && rel < 0.045)) fail_msg("between-node sd %.4f of the mean", rel);
+  assert_true(v->node_share > 0.9);
+  assert_true(v->t2_sq < v->t3_sq / 100); /* within a node the runs agree */
+  /* The interval of the mean counts the nodes, not the runs: t(0.975, 1) sqrt(S3^2 / 2). */
+  assert_near(v->half_width, 12.7062047 * sqrt(v->s3_sq / 2), 1e-9 * v->mean);
+  /* Without slurm members: the two levels as before, the node difference in the runs. */
+  assert_null(plain->nodes);
+  assert_true(plain->has_variance);
+  assert_false(plain->has_node_variance);
+  assert_int_equal(plain->variance.nodes, 0);
+  assert_true(plain->variance.t2_sq > 0);
+  rigor_analysis_free(a);
+
+  char *out;
+  assert_int_equal(test_rigor("report --width 0 " DIR "/nodes.jsonl", &out), 0);
+  assert_non_null(strstr(out, "what runs add, and what nodes add"));
+  assert_non_null(strstr(out, "between-node sd"));
+  assert_non_null(strstr(out, "node share"));
+  free(out);
+  assert_int_equal(test_rigor("report --width 0 " DIR "/no_nodes.jsonl", &out), 0);
+  assert_non_null(strstr(out, "variance components"));
+  assert_null(strstr(out, "between-node sd"));
+  assert_null(strstr(out, "node share"));
+  free(out);
+  assert_int_equal(test_rigor("report --format csv --table variance " DIR "/nodes.jsonl", &out), 0);
+  assert_non_null(strstr(out, "node_share"));
+  assert_non_null(strstr(out, "t3_sq"));
+  free(out);
+  assert_int_equal(
+      test_rigor("report --format json -o " DIR "/nodes.json " DIR "/nodes.jsonl", &out), 0);
+  free(out);
+  json_error_t jerr;
+  json_t *doc = json_load_file(DIR "/nodes.json", 0, &jerr);
+  assert_non_null(doc);
+  json_t *row = json_array_get(
+      json_object_get(json_array_get(json_object_get(doc, "experiments"), 0), "rows"), 0);
+  assert_string_equal(json_string_value(json_object_get(row, "nodes")), "n1,n2");
+  json_t *var = json_object_get(row, "variance");
+  assert_int_equal(json_integer_value(json_object_get(var, "nodes")), 2);
+  assert_true(json_real_value(json_object_get(var, "t3_sq")) > 0);
+  assert_true(json_real_value(json_object_get(var, "node_share")) > 0.9);
+  assert_true(json_is_true(json_object_get(var, "between_node_variance")));
+  json_decref(doc);
+  assert_int_equal(
+      test_rigor("report --format json -o " DIR "/no_nodes.json " DIR "/no_nodes.jsonl", &out), 0);
+  free(out);
+  doc = json_load_file(DIR "/no_nodes.json", 0, &jerr);
+  assert_non_null(doc);
+  row = json_array_get(
+      json_object_get(json_array_get(json_object_get(doc, "experiments"), 0), "rows"), 0);
+  assert_null(json_object_get(row, "nodes"));
+  var = json_object_get(row, "variance");
+  assert_non_null(var);
+  assert_null(json_object_get(var, "nodes"));
+  assert_null(json_object_get(var, "t3_sq"));
+  json_decref(doc);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_metric_kinds),
@@ -365,6 +458,7 @@ int main(void) {
       cmocka_unit_test(test_compare_aa_false_positives),
       cmocka_unit_test(test_compare_identity_invalid_unstable),
       cmocka_unit_test(test_rounds),
+      cmocka_unit_test(test_node_variance),
   };
   return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -9,6 +9,7 @@
 
 #include "rigor/plugin.h"
 #include "inference.h"
+#include "rng.h"
 #include "stats.h"
 
 /* cmocka's float assertion works in single precision; the vectors need double. */
@@ -71,6 +72,75 @@ static void test_kalibera_jones(void **state) {
   assert_double_equal(v.t2_sq, 0.3819, 5e-5);
   assert_double_equal(v.half_width, 4.6887, 5e-5);
   assert_int_equal(rigor_variance_components(y, 1, 12, 0.95, &v), RIGOR_EINVAL);
+}
+
+/* Three levels by hand: node 0 ran runs {1, 3} and {3, 5}, node 1 ran {9, 11}, {11, 13} and
+ * {10, 12}. Run means 2, 4 | 10, 12, 11; node means 3 and 11, grand mean 7. S1^2 = 10 / 5 = 2;
+ * S2^2 (within the nodes) = (1 + 1 + 1 + 1 + 0) / (5 - 2) = 4/3; S3^2 = (16 + 16) / 1 = 32;
+ * runs per node: the harmonic mean of 2 and 3, 2.4. T2^2 = 4/3 - 2/2 = 1/3, T3^2 = 32 -
+ * (4/3) / 2.4 = 31.4444; the share of one cycle's variance is 31.4444 / (2 + 1/3 + 31.4444). */
+static void test_kalibera_jones_nodes(void **state) {
+  (void)state;
+  const double y[] = {1, 3, 3, 5, 9, 11, 11, 13, 10, 12};
+  const uint32_t node[] = {0, 0, 1, 1, 1};
+  rigor_variance_t v;
+  assert_int_equal(rigor_variance_components_nodes(y, 5, 2, node, 2, 0.95, &v), 0);
+  assert_int_equal(v.nodes, 2);
+  assert_double_equal(v.mean, 7, 1e-12);
+  assert_double_equal(v.s1_sq, 2, 1e-12);
+  assert_double_equal(v.s2_sq, 4.0 / 3, 1e-12);
+  assert_double_equal(v.s3_sq, 32, 1e-12);
+  assert_double_equal(v.node_runs, 2.4, 1e-12);
+  assert_double_equal(v.t2_sq, 1.0 / 3, 1e-12);
+  assert_double_equal(v.t3_sq, 32 - (4.0 / 3) / 2.4, 1e-12);
+  assert_double_equal(v.node_share, (32 - (4.0 / 3) / 2.4) / (2 + 1.0 / 3 + 32 - (4.0 / 3) / 2.4),
+                      1e-12);
+  /* The nodes are the top level: t(0.975, 1) sqrt(32 / 2). */
+  assert_double_equal(v.half_width, 12.7062047 * 4, 1e-5);
+  /* One run per node leaves no within-node runs to tell the levels apart. */
+  const uint32_t each[] = {0, 1, 2, 3, 4};
+  assert_int_equal(rigor_variance_components_nodes(y, 5, 2, each, 5, 0.95, &v), RIGOR_EINVAL);
+  /* A node without a run, and a run on a node out of range. */
+  assert_int_equal(rigor_variance_components_nodes(y, 5, 2, node, 3, 0.95, &v), RIGOR_EINVAL);
+  const uint32_t past[] = {0, 0, 1, 1, 2};
+  assert_int_equal(rigor_variance_components_nodes(y, 5, 2, past, 2, 0.95, &v), RIGOR_EINVAL);
+  /* Two levels leave the node fields at zero. */
+  assert_int_equal(rigor_variance_components(y, 5, 2, 0.95, &v), 0);
+  assert_int_equal(v.nodes, 0);
+  assert_double_equal(v.t3_sq, 0, 0);
+}
+
+static double gauss(rigor_rng_t *rng) {
+  double u1 = rigor_rng_uniform(rng), u2 = rigor_rng_uniform(rng);
+  return sqrt(-2 * log(1 - u1)) * cos(2 * M_PI * u2);
+}
+
+/* Unequal runs per node (2, 3 and 5) from known components T1^2 = 4, T2^2 = 1, T3^2 = 1 and 4
+ * cycles: averaged over many draws, the estimates come back. With the arithmetic mean of the
+ * run counts (3.33) in place of the harmonic one (2.90), T3^2 would average 1.09, not 1. */
+static void test_kalibera_jones_nodes_unbiased(void **state) {
+  (void)state;
+  enum { RUNS = 10, CYCLES = 4, DRAWS = 20000 };
+  const uint32_t node[RUNS] = {0, 0, 1, 1, 1, 2, 2, 2, 2, 2};
+  rigor_rng_t rng;
+  rigor_rng_seed(&rng, 42);
+  double y[RUNS * CYCLES], t1 = 0, t2 = 0, t3 = 0;
+  for (int d = 0; d < DRAWS; d++) {
+    double at_node[3];
+    for (int i = 0; i < 3; i++)
+      at_node[i] = gauss(&rng);
+    for (int j = 0; j < RUNS; j++) {
+      double run = at_node[node[j]] + gauss(&rng);
+      for (int k = 0; k < CYCLES; k++)
+        y[j * CYCLES + k] = 100 + run + 2 * gauss(&rng);
+    }
+    rigor_variance_t v;
+    assert_int_equal(rigor_variance_components_nodes(y, RUNS, CYCLES, node, 3, 0.95, &v), 0);
+    t1 += v.t1_sq / DRAWS, t2 += v.t2_sq / DRAWS, t3 += v.t3_sq / DRAWS;
+  }
+  assert_double_equal(t1, 4, 0.05);
+  assert_double_equal(t2, 1, 0.05);
+  assert_double_equal(t3, 1, 0.04);
 }
 
 static void test_variance_suggestion(void **state) {
@@ -306,6 +376,8 @@ int main(void) {
       cmocka_unit_test(test_mann_whitney_identical_samples),
       cmocka_unit_test(test_hodges_lehmann),
       cmocka_unit_test(test_kalibera_jones),
+      cmocka_unit_test(test_kalibera_jones_nodes),
+      cmocka_unit_test(test_kalibera_jones_nodes_unbiased),
       cmocka_unit_test(test_variance_suggestion),
       cmocka_unit_test(test_student_t),
       cmocka_unit_test(test_summary_nearest_rank),

@@ -92,8 +92,14 @@ size_t hx_write(const char *path, const hx_spec_t *s) {
             "{\"schema\":\"rigor.result/1\",\"type\":\"run\",\"experiment\":\"%s\",\"run\":%u,"
             "\"attempt\":1,\"block\":%u,\"position\":0,\"variant\":0,\"label\":\"default\","
             "\"status\":\"ok\",\"reason\":null,\"start\":\"%s/%u\",\"end\":\"%s/%u\","
-            "\"elapsed_s\":0.5,\"flags\":[],\"plugin_identity\":{}}\n",
+            "\"elapsed_s\":0.5,\"flags\":[],\"plugin_identity\":{}",
             s->name, r, r, s->created, r, s->created, r);
+    if (s->node)
+      fprintf(f,
+              ",\"slurm\":{\"job\":1,\"step\":%u,\"node\":\"%s\",\"nodes\":1,\"tasks\":1,"
+              "\"rank\":0}",
+              r, s->node);
+    fputs("}\n", f);
     lines++;
   }
   fclose(f);

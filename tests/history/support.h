@@ -25,6 +25,7 @@ typedef struct hx_spec {
   double metric_value;
   const char *flag;    /* a metric declared with unit bool, 1 in every sample, or NULL */
   bool orphan_attempt; /* an extra attempt 0 of run 0 without a run record */
+  const char *node;    /* the run records' slurm.node, or NULL for runs without a slurm member */
 } hx_spec_t;
 
 void hx_defaults(hx_spec_t *s);

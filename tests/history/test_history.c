@@ -536,6 +536,54 @@ static void test_git_metadata(void **state) {
   free(head);
 }
 
+/* Runs under Slurm name their node: figures of two nodes are two series, each named with its
+ * node, so that moving to a slower node is not read as a change of the code; files without
+ * nodes keep their names (the tests above). */
+static void test_nodes_are_series_of_their_own(void **state) {
+  fixture_t *f = *state;
+  const char *node_of[] = {"n1", "n2", "n1", "n2"};
+  for (int i = 0; i < 4; i++) {
+    char path[600], created[40];
+    snprintf(path, sizeof path, "%s/c%02d.jsonl", f->dir, i);
+    snprintf(created, sizeof created, "2024-01-01T00:%02d:00.000Z", i);
+    hx_spec_t s;
+    hx_defaults(&s);
+    s.created = created;
+    s.seed = (uint64_t)(i + 1) * 7919;
+    s.node = node_of[i];
+    s.level = strcmp(node_of[i], "n2") == 0 ? 2e-3 : 1e-3; /* n2 is twice as slow */
+    hx_write(path, &s);
+    assert_int_equal(sh(f,
+                        RIGOR_EXE " store add '%s' --db '%s' --commit c%02d --date "
+                                  "2024-01-01T00:%02d:00Z --quiet",
+                        path, f->url, i, i),
+                     0);
+  }
+  json_t *doc = history_json(f, "");
+  assert_int_equal(json_array_size(json_object_get(doc, "series")), 2);
+  const char *nodes[] = {"n1", "n2"};
+  for (int k = 0; k < 2; k++) {
+    char name[128];
+    snprintf(name, sizeof name, "hist/default/kernels=triad/time@%s", nodes[k]);
+    json_t *s = series_named(doc, name);
+    assert_string_equal(json_string_value(json_object_get(s, "nodes")), nodes[k]);
+    json_t *points = json_object_get(s, "points");
+    assert_int_equal(json_array_size(points), 2);
+    for (size_t i = 0; i < 2; i++) {
+      double v = json_real_value(json_object_get(json_array_get(points, i), "value"));
+      assert_true(k ? v > 1.8e-3 : v < 1.2e-3);
+    }
+  }
+  json_decref(doc);
+  assert_int_equal(sh(f, RIGOR_EXE " history --db '%s'", f->url), 0);
+  expect_output(f, "hist / default / kernels=triad / time @ n2");
+  assert_int_equal(sh(f, RIGOR_EXE " history --db '%s' --series '*@n2' --format json", f->url), 0);
+  expect_output(f, "time@n2");
+  char *out = output(f);
+  assert_null(strstr(out, "time@n1"));
+  free(out);
+}
+
 int main(int argc, char **argv) {
   backend = hx_backend_from_args(argc, argv);
   printf("store backend: %s\n", hx_backend_name(backend));
@@ -551,6 +599,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup_teardown(test_html_escapes_a_stored_unit, setup, teardown),
       cmocka_unit_test_setup_teardown(test_store_commands, setup, teardown),
       cmocka_unit_test_setup_teardown(test_git_metadata, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_nodes_are_series_of_their_own, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

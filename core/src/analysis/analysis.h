@@ -121,8 +121,15 @@ typedef struct rigor_row {
   rigor_expectation_t *expect;
   size_t n_expect;
   bool below_expectation; /* some expectation the row has a value for is not met */
-  /* Kalibera & Jones components when >= 2 ok runs each give the same number (>= 2) of cycles. */
-  bool has_variance;
+  /* The nodes its usable runs ran on (the run records' slurm.node), sorted and joined by
+   * commas; owned, NULL when no run names one. */
+  char *nodes;
+  size_t n_nodes;
+  /* Kalibera & Jones components when >= 2 ok runs each give the same number (>= 2) of cycles.
+   * When every run names its node, there are two nodes or more and some node gave two runs,
+   * the nodes are a third level (has_node_variance; variance.nodes and the node fields) and
+   * the between-run figures are those within the nodes. */
+  bool has_variance, has_node_variance;
   rigor_variance_t variance;
   /* 0 when the costs are unknown. With no between-run variance (T2^2 <= 0) there is nothing to
    * trade cycles against: the cycles stay as they ran and the runs are those they call for. */

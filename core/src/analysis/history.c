@@ -32,7 +32,7 @@ static void free_series(rigor_series_t *s) {
     free(s->points[i].hash);
   free(s->points), free(s->changes);
   free(s->experiment), free(s->variant), free(s->point_label), free(s->metric), free(s->unit);
-  free(s->name);
+  free(s->nodes), free(s->name);
 }
 
 void rigor_history_free(rigor_history_t *h) {
@@ -62,8 +62,13 @@ static char *dup_text(const char *s) {
 static long series_for(builder_t *b, const rigor_exp_analysis_t *e, const rigor_row_t *w,
                        const char *metric) {
   char name[1024];
-  snprintf(name, sizeof name, "%s/%s/%s/%s", e->name, w->variant_label ? w->variant_label : "-",
-           w->point_label ? w->point_label : "-", metric);
+  int len =
+      snprintf(name, sizeof name, "%s/%s/%s/%s", e->name, w->variant_label ? w->variant_label : "-",
+               w->point_label ? w->point_label : "-", metric);
+  /* A figure of other nodes is another series: the detector must not read a move from one node
+   * to another as a change of the code. */
+  if (w->nodes && len > 0 && (size_t)len < sizeof name)
+    snprintf(name + len, sizeof name - (size_t)len, "@%s", w->nodes);
   json_t *at = json_object_get(b->index, name);
   if (at) return (long)json_integer_value(at);
   const char *hash = json_string_value(json_object_get(e->record, "hash"));
@@ -81,6 +86,7 @@ static long series_for(builder_t *b, const rigor_exp_analysis_t *e, const rigor_
   s->variant = dup_text(w->variant_label);
   s->point_label = dup_text(w->point_label);
   s->metric = strdup(metric);
+  s->nodes = w->nodes ? strdup(w->nodes) : NULL;
   s->name = strdup(name);
   bool is_time = strcmp(metric, "time") == 0;
   const json_t *decl = is_time ? NULL : rigor_metric_declared(e, metric);
@@ -89,7 +95,8 @@ static long series_for(builder_t *b, const rigor_exp_analysis_t *e, const rigor_
   s->unit = strdup(is_time ? "s" : unit ? unit : "");
   s->higher_better = better && strcmp(better, "higher") == 0;
   s->flag = !is_time; /* until a point says otherwise */
-  if (!s->experiment || !s->variant || !s->point_label || !s->metric || !s->name || !s->unit) {
+  if (!s->experiment || !s->variant || !s->point_label || !s->metric || !s->name || !s->unit ||
+      (w->nodes && !s->nodes)) {
     free_series(s);
     return -1;
   }

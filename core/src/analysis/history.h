@@ -1,6 +1,7 @@
 /* History: series over commits read from the results store, their change points, the CI gate,
  * and the reports (text, JSON rigor.history/1, a self-contained HTML page). A series is one
- * (experiment name, variant, point, metric) in commit order; each commit's point is the row the
+ * (experiment name, variant, point, metric, and the nodes where the runs name them) in commit
+ * order; each commit's point is the row the
  * analysis of that commit's runs gives, with its gate verdict. */
 #ifndef RIGOR_HISTORY_H
 #define RIGOR_HISTORY_H
@@ -19,8 +20,8 @@
 #define RIGOR_HISTORY_MIN_POINTS 8
 
 typedef struct rigor_history_opts {
-  const char *filter; /* series names (EXP/VARIANT/POINT/METRIC): a glob, else a substring or an
-                         experiment hash prefix; NULL for all */
+  const char *filter; /* series names (EXP/VARIANT/POINT/METRIC[@NODES]): a glob, else a substring
+                         or an experiment hash prefix; NULL for all */
   const char *upto;   /* a commit: later points are left out; NULL for all */
   /* Detector parameters given on the command line; the rest come from the experiment's gate:
    * (change_significance, change_min_magnitude, change_window), then the defaults. */
@@ -50,7 +51,10 @@ typedef struct rigor_history_change {
 
 typedef struct rigor_series {
   char *experiment, *variant, *point_label, *metric, *unit;
-  char *name; /* EXP/VARIANT/POINT/METRIC */
+  /* The nodes the row's runs ran on (slurm.node, sorted, joined by commas), or NULL: figures
+   * of different nodes are different series. */
+  char *nodes;
+  char *name; /* EXP/VARIANT/POINT/METRIC, then @NODES when the runs name their nodes */
   bool higher_better;
   /* A flag (rigor_metric_is_flag at every commit): its points are shown, never judged, and the
    * detector does not run on it. */

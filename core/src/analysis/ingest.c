@@ -491,7 +491,8 @@ static void free_row_owned(rigor_row_t *row) {
   free(row->point_label);
   json_decref(row->point_params);
   free(row->window);
-  row->point_label = row->window = NULL;
+  free(row->nodes);
+  row->point_label = row->window = row->nodes = NULL;
   row->point_params = NULL;
 }
 

@@ -39,9 +39,77 @@ static int cmp_run_sample(const void *x, const void *y) {
   return (a->cycle > b->cycle) - (a->cycle < b->cycle);
 }
 
+typedef struct run_node {
+  uint32_t run;
+  const char *node;
+} run_node_t;
+
+static int cmp_run_node(const void *x, const void *y) {
+  const run_node_t *a = x, *b = y;
+  return (a->run > b->run) - (a->run < b->run);
+}
+
+static int cmp_text(const void *x, const void *y) {
+  return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/* The row's nodes: each of its runs' (rm->run, ascending) index among the distinct nodes in
+ * node[], with row->nodes and row->n_nodes. *all_named says whether every run names its node
+ * (the ok record's slurm.node). Rows of files without nodes are left as they were. */
+static int row_nodes(const rigor_exp_analysis_t *e, rigor_row_t *row, const run_medians_t *rm,
+                     uint32_t *node, bool *all_named) {
+  *all_named = false;
+  size_t n = 0;
+  run_node_t *of = malloc((e->n_runs ? e->n_runs : 1) * sizeof *of);
+  const char **names = malloc((rm->n ? rm->n : 1) * sizeof *names);
+  const char **at = malloc((rm->n ? rm->n : 1) * sizeof *at);
+  if (!of || !names || !at) {
+    free(of), free(names), free(at);
+    return RIGOR_ENOMEM;
+  }
+  for (size_t k = 0; k < e->n_runs; k++) {
+    const char *name =
+        json_string_value(json_object_get(json_object_get(e->runs[k].record, "slurm"), "node"));
+    if (name && e->runs[k].status == RIGOR_RUN_OK) of[n++] = (run_node_t){e->runs[k].run, name};
+  }
+  size_t named = 0, distinct = 0;
+  if (n) {
+    qsort(of, n, sizeof *of, cmp_run_node);
+    for (size_t j = 0; j < rm->n; j++) {
+      run_node_t key = {rm->run[j], NULL};
+      const run_node_t *hit = bsearch(&key, of, n, sizeof *of, cmp_run_node);
+      at[j] = hit ? hit->node : NULL;
+      if (at[j]) names[named++] = at[j];
+    }
+    qsort(names, named, sizeof *names, cmp_text);
+    for (size_t j = 0; j < named; j++)
+      if (!distinct || strcmp(names[distinct - 1], names[j]) != 0) names[distinct++] = names[j];
+  }
+  size_t len = 1;
+  for (size_t i = 0; i < distinct; i++)
+    len += strlen(names[i]) + 1;
+  int rc = 0;
+  if (distinct && !(row->nodes = malloc(len))) rc = RIGOR_ENOMEM;
+  if (row->nodes) {
+    row->nodes[0] = '\0';
+    for (size_t i = 0; i < distinct; i++) {
+      if (i) strcat(row->nodes, ",");
+      strcat(row->nodes, names[i]);
+    }
+    row->n_nodes = distinct;
+    for (size_t j = 0; j < rm->n; j++) {
+      const char **found = at[j] ? bsearch(&at[j], names, distinct, sizeof *names, cmp_text) : NULL;
+      node[j] = found ? (uint32_t)(found - names) : 0;
+    }
+    *all_named = named == rm->n;
+  }
+  free(of), free(names), free(at);
+  return rc;
+}
+
 /* Per-run medians of a row (for design effects), with the first-cycle penalty and the variance
  * components computed from the same grouping. */
-static int finish_runs(rigor_row_t *row, run_medians_t *rm) {
+static int finish_runs(const rigor_exp_analysis_t *e, rigor_row_t *row, run_medians_t *rm) {
   size_t n = row->n;
   row->first_cycle_penalty = NAN;
   if (n == 0) return 0;
@@ -72,11 +140,21 @@ static int finish_runs(rigor_row_t *row, run_medians_t *rm) {
     i = j;
   }
   row->first_cycle_penalty = rigor_stats_median(pen, n_pen);
-  if (balanced && rm->n >= 2 && group_size >= 2 &&
-      rigor_variance_components(y, rm->n, group_size, 0.95, &row->variance) == 0)
-    row->has_variance = true;
-  free(s), free(pen), free(y);
-  return 0;
+  uint32_t *node = malloc(rm->n * sizeof *node);
+  bool all_named = false;
+  int rc = node ? row_nodes(e, row, rm, node, &all_named) : RIGOR_ENOMEM;
+  if (!rc && balanced && rm->n >= 2 && group_size >= 2) {
+    /* Nodes, where the runs name them, are a level of their own; where each node gave one run,
+     * runs and nodes cannot be told apart and the two levels stand. */
+    if (all_named && row->n_nodes >= 2 && rm->n > row->n_nodes &&
+        rigor_variance_components_nodes(y, rm->n, group_size, node, row->n_nodes, 0.95,
+                                        &row->variance) == 0)
+      row->has_variance = row->has_node_variance = true;
+    else if (rigor_variance_components(y, rm->n, group_size, 0.95, &row->variance) == 0)
+      row->has_variance = true;
+  }
+  free(s), free(pen), free(y), free(node);
+  return rc;
 }
 
 int rigor__finish_row(rigor_exp_analysis_t *e, row_acc_t *ra, run_medians_t *rm) {
@@ -96,7 +174,7 @@ int rigor__finish_row(rigor_exp_analysis_t *e, row_acc_t *ra, run_medians_t *rm)
   ra->runs = ra->cycles = (u32vec_t){0};
   int rc = rigor_stats_summarize(row->times, row->n, &row->time);
   if (rc) return rc;
-  rc = finish_runs(row, rm);
+  rc = finish_runs(e, row, rm);
   if (rc) return rc;
   row->bytes_per_s = rigor__median_of(&ra->bps);
   row->flops_per_s = rigor__median_of(&ra->fps);

@@ -14,7 +14,8 @@ static const char history_about[] =
     "Each series (experiment, variant, point, metric) of the store over commits: the median with\n"
     "the 95% interval of its runs per commit, the CV gate's verdict, and the change points, each\n"
     "with its commit, the change with an interval, its p-value, and whether it is a regression.\n"
-    "FILTER is a glob over EXPERIMENT/VARIANT/POINT/METRIC, or a substring of it, or an\n"
+    "Runs that name their node (slurm.node) make a series per node set: METRIC@NODES.\n"
+    "FILTER is a glob over EXPERIMENT/VARIANT/POINT/METRIC[@NODES], or a substring of it, or an\n"
     "experiment hash prefix. `rigor history check --help`: the CI gate.\n";
 
 static const char check_about[] =

@@ -228,15 +228,17 @@ static json_t *series_json(const rigor_history_t *h, const rigor_series_t *s) {
     json_array_append_new(points, point_json(h, &s->points[i]));
   for (size_t k = 0; k < s->n_changes; k++)
     json_array_append_new(changes, change_json(h, s, &s->changes[k]));
-  return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:{s:s, s:f, s:f, s:I, s:I}, s:I, "
-                   "s:o, s:o}",
-                   "name", s->name, "experiment", s->experiment, "variant", s->variant, "point",
-                   s->point_label, "metric", s->metric, "kind", s->flag ? "flag" : "figure", "unit",
-                   s->unit, "better", s->higher_better ? "higher" : "lower", "detector", "method",
-                   "hunter", "significance", s->cpd.significance, "min_magnitude",
-                   s->cpd.min_magnitude, "window", (json_int_t)s->cpd.window, "min_points",
-                   (json_int_t)RIGOR_HISTORY_MIN_POINTS, "stable_points", (json_int_t)s->n_stable,
-                   "points", points, "change_points", changes);
+  json_t *doc = json_pack(
+      "{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:{s:s, s:f, s:f, s:I, s:I}, "
+      "s:I, s:o, s:o}",
+      "name", s->name, "experiment", s->experiment, "variant", s->variant, "point", s->point_label,
+      "metric", s->metric, "kind", s->flag ? "flag" : "figure", "unit", s->unit, "better",
+      s->higher_better ? "higher" : "lower", "detector", "method", "hunter", "significance",
+      s->cpd.significance, "min_magnitude", s->cpd.min_magnitude, "window",
+      (json_int_t)s->cpd.window, "min_points", (json_int_t)RIGOR_HISTORY_MIN_POINTS,
+      "stable_points", (json_int_t)s->n_stable, "points", points, "change_points", changes);
+  if (s->nodes) json_object_set_new(doc, "nodes", json_string(s->nodes));
+  return doc;
 }
 
 json_t *rigor_history_json(const rigor_history_t *h) {

@@ -1,4 +1,5 @@
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "chart.h"
@@ -98,6 +99,8 @@ static void segments(const rigor_series_t *s, const rigor_frame_t *f, const rigo
 void rigor_history_series_title(const rigor_series_t *s, char *buf, size_t len) {
   const char *parts[] = {s->experiment, s->variant, s->point_label, s->metric};
   rigor_label_join(buf, len, " / ", parts, 4);
+  size_t used = strlen(buf);
+  if (s->nodes && used < len) snprintf(buf + used, len - used, " @ %s", s->nodes);
 }
 
 static void trend_svg(const rigor_history_t *h, const rigor_series_t *s, FILE *out) {

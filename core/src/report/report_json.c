@@ -50,7 +50,16 @@ static json_t *row_json(const rigor_row_t *w) {
                   (json_int_t)w->suggest_cycles, "suggest_runs", (json_int_t)w->suggest_runs));
     json_object_set_new(json_object_get(row, "variance"), "between_run_variance",
                         json_boolean(v->t2_sq > 0));
+    if (w->has_node_variance) {
+      json_t *nodes =
+          json_pack("{s:I, s:o, s:o, s:o, s:o, s:b}", "nodes", (json_int_t)v->nodes, "node_runs",
+                    real(v->node_runs), "s3_sq", real(v->s3_sq), "t3_sq", real(v->t3_sq),
+                    "node_share", real(v->node_share), "between_node_variance", v->t3_sq > 0);
+      json_object_update(json_object_get(row, "variance"), nodes);
+      json_decref(nodes);
+    }
   }
+  if (w->nodes) json_object_set_new(row, "nodes", json_string(w->nodes));
   return row;
 }
 

@@ -396,16 +396,28 @@ static rigor_table_t *effects_table(const rigor_exp_analysis_t *e) {
 /* Kalibera and Jones's two levels, as standard deviations in the unit of the times: the cycles
  * inside a run (S1), and what the runs add beyond them (the square root of T2^2 = S2^2 -
  * S1^2 / cycles). T2^2 <= 0 means the runs agree within their cycles' noise: there is no
- * between-run variance to trade cycles against, so no cycle count is suggested. */
+ * between-run variance to trade cycles against, so no cycle count is suggested. When some row's
+ * runs ran on several nodes, a third level: what the nodes add beyond their runs (T3^2 = S3^2 -
+ * S2^2 / runs per node) and its share of one cycle's variance; the columns are there only then.
+ * Such a row's suggestions are per node (they read the runs within a node), and its CI is over
+ * the nodes: more runs narrow the one, only more nodes the other. */
 static rigor_table_t *variance_table(const rigor_exp_analysis_t *e, const rigor_row_t **rows,
                                      const rigor_labels_t *l) {
   static const char *const h[] = {
       "runs x cycles",    "runs",           "cycles", "within-run sd", "between-run sd", "95% CI",
-      "suggested cycles", "suggested runs", "s1_sq",  "s2_sq",         "t2_sq"};
-  enum { N = sizeof h / sizeof *h };
-  rigor_table_t *t = labelled("variance components (Kalibera & Jones: the cycles of a run, and "
-                              "what runs add; suggestions for a 95% CI of ±1%)",
-                              "variance", l, N, h);
+      "suggested cycles", "suggested runs", "s1_sq",  "s2_sq",         "t2_sq",          "nodes",
+      "between-node sd",  "node share",     "s3_sq",  "t3_sq"};
+  enum { N = sizeof h / sizeof *h, TWO = 11 };
+  bool nodes = false;
+  for (size_t r = 0; r < e->n_rows; r++)
+    nodes = nodes || rows[r]->has_node_variance;
+  size_t n = nodes ? N : TWO;
+  rigor_table_t *t = labelled(nodes ? "variance components (Kalibera & Jones: the cycles of a run, "
+                                      "what runs add, and what nodes add; suggestions for a 95% "
+                                      "CI of ±1%)"
+                                    : "variance components (Kalibera & Jones: the cycles of a run, "
+                                      "and what runs add; suggestions for a 95% CI of ±1%)",
+                              "variance", l, n, h);
   static const col_spec_t spec[N] = {{RIGOR_COL_TEXT, 0, RIGOR_SHOW_HUMAN, NULL},
                                      {RIGOR_COL_COUNT, 0, RIGOR_SHOW_DATA, NULL},
                                      {RIGOR_COL_COUNT, 0, RIGOR_SHOW_DATA, NULL},
@@ -416,8 +428,13 @@ static rigor_table_t *variance_table(const rigor_exp_analysis_t *e, const rigor_
                                      {RIGOR_COL_COUNT, 0, 0, NULL},
                                      {RIGOR_COL_NUMBER, 0, RIGOR_SHOW_DATA, "s1_sq"},
                                      {RIGOR_COL_NUMBER, 0, RIGOR_SHOW_DATA, "s2_sq"},
-                                     {RIGOR_COL_NUMBER, 0, RIGOR_SHOW_DATA, "t2_sq"}};
-  declare(t, l->n, spec, N);
+                                     {RIGOR_COL_NUMBER, 0, RIGOR_SHOW_DATA, "t2_sq"},
+                                     {RIGOR_COL_COUNT, 0, 0, NULL},
+                                     {RIGOR_COL_TIME, 0, 0, NULL},
+                                     {RIGOR_COL_FRACTION, 0, 0, "node_share"},
+                                     {RIGOR_COL_NUMBER, 0, RIGOR_SHOW_DATA, "s3_sq"},
+                                     {RIGOR_COL_NUMBER, 0, RIGOR_SHOW_DATA, "t3_sq"}};
+  declare(t, l->n, spec, n);
   for (size_t r = 0; t && r < e->n_rows; r++) {
     const rigor_row_t *w = rows[r];
     if (!w->has_variance) continue;
@@ -459,6 +476,20 @@ static rigor_table_t *variance_table(const rigor_exp_analysis_t *e, const rigor_
     rigor_table_set_value(t, i, c0 + 8, v->s1_sq);
     rigor_table_set_value(t, i, c0 + 9, v->s2_sq);
     rigor_table_set_value(t, i, c0 + 10, v->t2_sq);
+    if (!nodes) continue;
+    if (!w->has_node_variance) {
+      for (size_t k = TWO; k < N; k++)
+        rigor_table_set_text(t, i, c0 + k, "-");
+      continue;
+    }
+    rigor_table_set_value(t, i, c0 + 11, (double)v->nodes);
+    if (v->t3_sq > 0)
+      rigor_table_set_value(t, i, c0 + 12, sqrt(v->t3_sq));
+    else
+      rigor_table_set_text(t, i, c0 + 12, "none");
+    rigor_table_set_value(t, i, c0 + 13, v->node_share);
+    rigor_table_set_value(t, i, c0 + 14, v->s3_sq);
+    rigor_table_set_value(t, i, c0 + 15, v->t3_sq);
   }
   return t;
 }

@@ -91,9 +91,26 @@ double rigor_student_t_quantile(double p, double df);
 typedef struct rigor_variance {
   size_t runs, cycles;
   double mean, s1_sq, s2_sq, t1_sq, t2_sq, half_width, level;
+  /* Three levels (rigor_variance_components_nodes): the nodes, the harmonic mean of their run
+   * counts, the between-node sample variance S3^2 and T3^2 = S3^2 - S2^2 / node_runs; and
+   * node_share, max(T3^2, 0) over the variance of one cycle, T1^2 + max(T2^2, 0) +
+   * max(T3^2, 0). nodes is 0 for two levels. */
+  size_t nodes;
+  double node_runs, s3_sq, t3_sq, node_share;
 } rigor_variance_t;
 int rigor_variance_components(const double *y, size_t runs, size_t cycles, double level,
                               rigor_variance_t *out);
+/* Kalibera & Jones with a third level on top: nodes (level 3) of runs of cycles. node[j] < nodes
+ * is the node run j ran on; every node has a run, and some node has two (runs > nodes), since
+ * S2^2 is then the between-run variance pooled within the nodes. The runs of a node need not be
+ * as many as another's: S3^2 is the sample variance of the nodes' means (each the mean of its
+ * runs' means), whose expectation is T3^2 + E[S2^2] times the mean of 1 / runs over the nodes,
+ * so T3^2 = S3^2 - S2^2 / h with h the harmonic mean of the run counts is unbiased, balanced or
+ * not (h is the run count when balanced, K&J's formula). mean is the mean of the node means;
+ * half_width is t(nodes - 1) * sqrt(S3^2 / nodes): the nodes are the top-level sample. */
+int rigor_variance_components_nodes(const double *y, size_t runs, size_t cycles,
+                                    const uint32_t *node, size_t nodes, double level,
+                                    rigor_variance_t *out);
 /* Suggested cycles per run and runs for a target half-width, given the cost of one cycle and
  * the cost of one run beyond its cycles (any common unit). Cycles follow K&J: ceil(sqrt(c_run
  * T1^2 / (c_cycle T2^2))), 1 when T1^2 is 0, max_cycles when T2^2 <= 0. Runs are the fewest
