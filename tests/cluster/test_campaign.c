@@ -313,6 +313,7 @@ static void adaptive_campaigns_stop(void **state) {
                      "matrix: {bytes: [1KiB, 2KiB]}\n"
                      "order: {design: mirrored, replicates: 100}\n"
                      "deadline: 3s\n"
+                     "environment: {telemetry: {raw: true, interval: 20ms}}\n"
                      "output: d.jsonl\n");
   r = sl_rigor("run d.yaml --slurm --nodes 2 --no-report");
   if (r.rc != 0) fail_msg("rigor run --slurm (deadline): %d\n%s%s", r.rc, r.out, r.err);
@@ -323,6 +324,25 @@ static void adaptive_campaigns_stop(void **state) {
                       "deadline");
   assert_true(json_array_size(runs) > 0 && json_array_size(runs) < 200);
   assert_string_equal(last_type("d.jsonl"), "stop");
+  /* The steps' raw telemetry came back too, into the driver's sidecar, each line under the
+   * run and attempt of a run the results file holds. */
+  json_t *lines = sl_records("d.jsonl.telemetry.jsonl", "telemetry");
+  assert_true(json_array_size(lines) > 0);
+  size_t i, j;
+  json_t *line, *run;
+  json_array_foreach(lines, i, line) {
+    bool found = false;
+    json_array_foreach(runs, j, run) {
+      found =
+          found || (json_equal(json_object_get(run, "run"), json_object_get(line, "run")) &&
+                    json_equal(json_object_get(run, "attempt"), json_object_get(line, "attempt")));
+    }
+    if (!found)
+      fail_msg("a telemetry line of run %lld attempt %lld has no run record",
+               (long long)json_integer_value(json_object_get(line, "run")),
+               (long long)json_integer_value(json_object_get(line, "attempt")));
+  }
+  json_decref(lines);
   json_decref(stops), json_decref(runs);
 }
 

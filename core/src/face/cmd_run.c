@@ -285,6 +285,8 @@ int rigor_cmd_run(int argc, char **argv) {
     channel.next_arg = ropts.on_record_arg;
     ropts.on_record = rigor_run_step_forward;
     ropts.on_record_arg = &channel;
+    ropts.on_telemetry = rigor_run_step_send;
+    ropts.on_telemetry_arg = &channel;
     /* A campaign's driver judges the experiment as blocks end; its steps only run their runs.
      * A step of every run (a screen's node) judges itself. */
     if (only_runs) ropts.after_block = NULL;

@@ -56,6 +56,14 @@ int rigor_run_step_channel_open(rigor_step_channel_t *ch) {
 int rigor_run_step_forward(void *arg, const rigor_job_t *job, const json_t *rec, char *err,
                            size_t errlen) {
   const rigor_step_channel_t *ch = arg;
+  int rc = rigor_run_step_send(arg, job, rec, err, errlen);
+  return !rc && ch->next ? ch->next(ch->next_arg, job, rec, err, errlen) : rc;
+}
+
+int rigor_run_step_send(void *arg, const rigor_job_t *job, const json_t *rec, char *err,
+                        size_t errlen) {
+  (void)job;
+  const rigor_step_channel_t *ch = arg;
   char *text = json_dumps(rec, JSON_COMPACT | JSON_ENSURE_ASCII);
   if (!text) return snprintf(err, errlen, "cannot serialise a record"), RIGOR_ENOMEM;
   size_t len = strlen(text);
@@ -75,7 +83,7 @@ int rigor_run_step_forward(void *arg, const rigor_job_t *job, const json_t *rec,
     left -= (size_t)w;
   }
   free(text);
-  return ch->next ? ch->next(ch->next_arg, job, rec, err, errlen) : 0;
+  return 0;
 }
 
 void rigor_run_step_channel_close(rigor_step_channel_t *ch) {

@@ -37,9 +37,13 @@ typedef struct rigor_step_channel {
 /* Takes stdout for the records (stdout then writes to stderr) and makes the private folder; 0,
  * or -1 after saying why on stderr. */
 int rigor_run_step_channel_open(rigor_step_channel_t *ch);
-/* An on_record callback for the runner: each record as one line on the channel. */
+/* An on_record callback for the runner: each record as one line on the channel, then to
+ * ch->next. */
 int rigor_run_step_forward(void *arg, const rigor_job_t *job, const json_t *rec, char *err,
                            size_t errlen);
+/* The same without ch->next: for the raw telemetry sidecar's lines (on_telemetry). */
+int rigor_run_step_send(void *arg, const rigor_job_t *job, const json_t *rec, char *err,
+                        size_t errlen);
 /* Closes the channel and removes the private folder. */
 void rigor_run_step_channel_close(rigor_step_channel_t *ch);
 

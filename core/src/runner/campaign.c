@@ -90,20 +90,29 @@ static size_t merge_part(runner_t *r, rigor_resume_t *rs, const char *path, cons
         rigor_run_status_final(rigor_run_status_parse(st)))
       take[k] = (uint32_t)json_integer_value(json_object_get(rec, "attempt"));
   }
+  /* The attempt each taken run becomes: its samples, run record and telemetry all carry it. */
+  uint32_t *as = calloc(total ? total : 1, sizeof *as);
+  for (uint32_t k = 0; as && take && k < total; k++)
+    as[k] = rs->attempt[k] + 1;
   json_array_foreach(records, i, rec) {
     const char *type = json_string_value(json_object_get(rec, "type"));
     const char *exp = json_string_value(json_object_get(rec, "experiment"));
-    if (!same_experiment || !take || !type || !exp || strcmp(exp, job->name) != 0) continue;
+    if (!same_experiment || !take || !as || !type || !exp || strcmp(exp, job->name) != 0) continue;
     bool sample = strcmp(type, "sample") == 0, run = strcmp(type, "run") == 0;
+    bool telemetry = strcmp(type, "telemetry") == 0;
     json_int_t k = json_integer_value(json_object_get(rec, "run"));
-    if (!(sample || run) || k < 0 || (uint32_t)k >= total || !take[k] ||
+    if (!(sample || run || telemetry) || k < 0 || (uint32_t)k >= total || !take[k] ||
         (uint32_t)json_integer_value(json_object_get(rec, "attempt")) != take[k])
       continue;
-    json_object_set_new(rec, "attempt", json_integer(rs->attempt[k] + 1));
+    json_object_set_new(rec, "attempt", json_integer(as[k]));
+    if (telemetry) {
+      rigor__runner_append_telemetry(r, rec);
+      continue;
+    }
     rigor__runner_append(r, rec);
     if (!run) continue;
     rs->done[k] = 1;
-    rs->attempt[k]++;
+    rs->attempt[k] = as[k];
     merged++;
     rigor_run_status_t status =
         rigor_run_status_parse(json_string_value(json_object_get(rec, "status")));
@@ -124,7 +133,7 @@ static size_t merge_part(runner_t *r, rigor_resume_t *rs, const char *path, cons
                           .run_s = json_number_value(json_object_get(rec, "elapsed_s"))};
     rigor__runner_report(r, &p);
   }
-  free(take);
+  free(take), free(as);
   json_decref(records);
   rigor__runner_sync(r);
   return merged;

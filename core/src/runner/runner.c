@@ -43,11 +43,12 @@ static const uint32_t *run_variants(const rigor_job_t *job, uint32_t k, uint32_t
 static void write_record(runner_t *r, rigor_results_writer_t *w, const json_t *rec) {
   if (r->failed || w->fd < 0) return;
   if (rigor_results_append(w, rec, r->err, r->errlen) < 0) r->failed = RIGOR_EIO;
-  if (w != &r->out) return;
-  r->unsynced = true;
-  int rc = !r->failed && r->opts->on_record
-               ? r->opts->on_record(r->opts->on_record_arg, r->job, rec, r->err, r->errlen)
-               : 0;
+  bool results = w == &r->out;
+  if (results) r->unsynced = true;
+  int (*follow)(void *, const rigor_job_t *, const json_t *, char *, size_t) =
+      results ? r->opts->on_record : r->opts->on_telemetry;
+  void *arg = results ? r->opts->on_record_arg : r->opts->on_telemetry_arg;
+  int rc = !r->failed && follow ? follow(arg, r->job, rec, r->err, r->errlen) : 0;
   /* The caller cannot follow the results any more: no further run is worth its time. */
   if (rc) r->failed = rc < 0 ? rc : RIGOR_EIO;
 }
@@ -62,6 +63,10 @@ static void sync_out(runner_t *r) {
 
 void rigor__runner_append(runner_t *r, const json_t *rec) {
   write_record(r, &r->out, rec);
+}
+
+void rigor__runner_append_telemetry(runner_t *r, const json_t *line) {
+  write_record(r, &r->telemetry_out, line);
 }
 
 void rigor__runner_sync(runner_t *r) {

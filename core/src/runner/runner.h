@@ -119,6 +119,11 @@ typedef struct rigor_run_opts {
    * returns it). NULL for none. */
   int (*on_record)(void *arg, const rigor_job_t *job, const json_t *rec, char *err, size_t errlen);
   void *on_record_arg;
+  /* Every line as it is appended to a job's raw telemetry sidecar, in the same form; NULL for
+   * none. A campaign's step sends them to its driver. */
+  int (*on_telemetry)(void *arg, const rigor_job_t *job, const json_t *line, char *err,
+                      size_t errlen);
+  void *on_telemetry_arg;
   /* Called after each complete block and when the deadline stops an experiment; returns 1 to
    * go on, 0 to run no further block (read after RIGOR_BLOCK_DONE only), or a negative error
    * with `err` to stop the invocation. A record it hands back in *record is appended to the

@@ -42,6 +42,8 @@ typedef struct runner {
 
 /* Appends a record to the results file (and to on_record); r->failed says when it failed. */
 void rigor__runner_append(runner_t *r, const json_t *rec);
+/* A line of the raw telemetry sidecar (nothing when the job keeps none). */
+void rigor__runner_append_telemetry(runner_t *r, const json_t *line);
 /* fsyncs the results file when something was appended since the last time. */
 void rigor__runner_sync(runner_t *r);
 void rigor__runner_count(runner_t *r, rigor_run_status_t status);
