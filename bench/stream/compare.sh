@@ -15,7 +15,8 @@
 # ratio against the reference run beside it: STREAM's four kernels against stream.c, and with
 # BabelStream all six (dot and nstream too) against BabelStream. Settings come from the
 # environment: ELEMENTS (16777216: 4 x 32 MiB of L3 in doubles), CYCLES (20), ROUNDS (5),
-# THREADS ("1 2"), BABELSTREAM (unset: stream.c only).
+# THREADS ("1 2"), BABELSTREAM (unset: stream.c only), RATES (unset: a file to keep every
+# round's rates in, "round threads program kernel MB/s" a line, to see the rounds' spread).
 set -eu
 
 if [ $# -lt 1 ] || [ ! -f "$1" ]; then
@@ -150,3 +151,4 @@ if [ -n "$babel_dir" ]; then
   table babel "Copy Scale Add Triad Dot Nstream"
 fi
 echo "medians over rounds; ratios are taken within a round, then their median"
+if [ -n "${RATES:-}" ]; then cp "$work/rates" "$RATES" && echo "every round's rates: $RATES"; fi
