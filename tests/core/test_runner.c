@@ -576,6 +576,46 @@ static void test_mpi_launcher_aggregates_ranks(void **st) {
   cmd_result_free(&r);
 }
 
+/* A launcher's {nodes}: the pair's nodes where RIGOR_NODES names them, else the allocation's;
+ * outside any, the run fails and says why. */
+static void test_launcher_nodes_placeholder(void **st) {
+  (void)st;
+  char *cfg = config("nodes.yaml", "schema: 1\nname: nodes\nplugin: \"null\"\n"
+                                   "launcher: [sh, -c, 'printf %s \"$0\" >nodes.txt; exec \"$@\"', "
+                                   "\"{nodes}\"]\n"
+                                   "timing: {warmup: 0, cycles: 1, iters: 2}\n"
+                                   "output: nodes.jsonl\n");
+  unsetenv("RIGOR_NODES");
+  unsetenv("SLURM_JOB_NODELIST");
+  cmd_result_t r = run(cfg, "--allow-commands", NULL);
+  assert_int_not_equal(r.exit_code, 0);
+  char *out = path_join(scratch, "nodes.jsonl");
+  json_t *recs = results_read(out);
+  const char *reason = json_string_value(json_object_get(results_find_run(recs, 0), "reason"));
+  if (!reason || !strstr(reason, "{nodes}") || !strstr(reason, "SLURM_JOB_NODELIST"))
+    fail_msg("reason: %s\n%s", reason ? reason : "(none)", r.err);
+  json_decref(recs);
+  cmd_result_free(&r);
+
+  setenv("RIGOR_NODES", "n7,n8", 1);
+  setenv("SLURM_JOB_NODELIST", "n[1-9]", 1);
+  r = run(cfg, "--allow-commands", "--force");
+  unsetenv("RIGOR_NODES");
+  unsetenv("SLURM_JOB_NODELIST");
+  if (r.exit_code != 0) fail_msg("%s\n%s", r.out, r.err);
+  char *seen_path = path_join(scratch, "nodes.txt");
+  FILE *f = fopen(seen_path, "r");
+  assert_non_null(f);
+  char seen[64] = "";
+  assert_non_null(fgets(seen, sizeof seen, f));
+  fclose(f);
+  assert_string_equal(seen, "n7,n8");
+  free(seen_path);
+  free(out);
+  free(cfg);
+  cmd_result_free(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_null_run_records, scratch_setup, scratch_teardown),
@@ -603,6 +643,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_file_size_limit_keeps_file_valid, scratch_setup,
                                       scratch_teardown),
       cmocka_unit_test_setup_teardown(test_mpi_launcher_aggregates_ranks, scratch_setup,
+                                      scratch_teardown),
+      cmocka_unit_test_setup_teardown(test_launcher_nodes_placeholder, scratch_setup,
                                       scratch_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

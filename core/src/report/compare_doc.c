@@ -254,37 +254,40 @@ static json_t *screen_json(const rigor_screen_t *s, const char *experiment) {
 }
 
 /* "n1 is slow: 2.01x the fleet's median [1.95, 2.07] (time_s, 5 runs)" */
-static void sentence(const rigor_screen_entry_t *x, char *buf, size_t len) {
+static void sentence(const rigor_screen_entry_t *x, bool pairs, char *buf, size_t len) {
   if (x->verdict == RIGOR_SCREEN_FAILED) {
     snprintf(buf, len, "%s failed%s%s: %s", x->node, x->row[0] ? " at " : "", x->row, x->reason);
     return;
   }
-  snprintf(buf, len, "%s is %s at %s: %.3gx the fleet's median [%.3g, %.3g] (%s, %zu runs)",
-           x->node, rigor_screen_verdict_name(x->verdict), x->row, x->ratio, x->lo, x->hi,
-           x->figure, x->n_runs);
+  snprintf(buf, len, "%s is %s at %s: %.3gx the %s median [%.3g, %.3g] (%s, %zu runs)", x->node,
+           rigor_screen_verdict_name(x->verdict), x->row, x->ratio, pairs ? "pairs'" : "fleet's",
+           x->lo, x->hi, x->figure, x->n_runs);
 }
 
 rigor_doc_t *rigor_screen_doc(const rigor_screen_t *s, const char *experiment) {
   rigor_doc_t *doc = rigor_doc_new("fleet screen");
   if (!doc) return NULL;
   doc->data = screen_json(s, experiment);
-  rigor_doc_heading(doc, 1, "fleet screen: %s", experiment);
+  /* A pair screen's units are "a+b". */
+  bool pairs = false;
+  for (size_t i = 0; i < s->n && !pairs; i++)
+    pairs = strchr(s->items[i].node, '+') != NULL;
+  rigor_doc_heading(doc, 1, "fleet screen%s: %s", pairs ? " of pairs of nodes" : "", experiment);
   rigor_doc_text(doc,
-                 "%zu slow, %zu fast, %zu same, %zu inconclusive, %zu failed (each node's ratio "
-                 "to the fleet's median, threshold %.3g%%, Holm over the nodes at %.3g)",
+                 "%zu slow, %zu fast, %zu same, %zu inconclusive, %zu failed (each %s ratio "
+                 "to the %s median, threshold %.3g%%, Holm over the %s at %.3g)",
                  s->count[RIGOR_SCREEN_SLOW], s->count[RIGOR_SCREEN_FAST],
                  s->count[RIGOR_SCREEN_SAME], s->count[RIGOR_SCREEN_INCONCLUSIVE],
-                 s->count[RIGOR_SCREEN_FAILED], s->threshold * 100, s->alpha);
+                 s->count[RIGOR_SCREEN_FAILED], pairs ? "pair's" : "node's",
+                 pairs ? "pairs'" : "fleet's", s->threshold * 100, pairs ? "pairs" : "nodes",
+                 s->alpha);
   for (size_t i = 0; i < s->n; i++) {
     const rigor_screen_entry_t *x = &s->items[i];
     if (x->verdict == RIGOR_SCREEN_SAME) continue;
     char line[1024];
-    sentence(x, line, sizeof line);
+    sentence(x, pairs, line, sizeof line);
     rigor_doc_text(doc, "%s", line);
   }
-  bool pairs = false;
-  for (size_t i = 0; i < s->n && !pairs; i++)
-    pairs = strchr(s->items[i].node, '+') != NULL;
   json_t *suspects = pairs ? rigor_screen_suspects(s) : NULL;
   if (suspects) {
     char names[2048] = "";
@@ -298,10 +301,21 @@ rigor_doc_t *rigor_screen_doc(const rigor_screen_t *s, const char *experiment) {
                    names[0] ? names : "none");
     json_object_set_new(doc->data, "suspects", suspects);
   }
-  static const char *const headers[] = {"node",     "row",     "figure", "value", "fleet",
-                                        "ratio",    "lo",      "hi",     "level", "runs",
-                                        "p (Holm)", "verdict", "why"};
-  rigor_table_t *t = rigor_table_new("nodes against the fleet", 13, headers);
+  const char *const headers[] = {pairs ? "pair" : "node",
+                                 "row",
+                                 "figure",
+                                 "value",
+                                 pairs ? "pairs' median" : "fleet",
+                                 "ratio",
+                                 "lo",
+                                 "hi",
+                                 "level",
+                                 "runs",
+                                 "p (Holm)",
+                                 "verdict",
+                                 "why"};
+  rigor_table_t *t = rigor_table_new(
+      pairs ? "pairs of nodes against their median" : "nodes against the fleet", 13, headers);
   if (!t) return doc;
   rigor_table_name(t, "screen");
   rigor_table_kind(t, 5, RIGOR_COL_NUMBER);
