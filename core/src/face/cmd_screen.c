@@ -326,7 +326,7 @@ int rigor_cmd_screen(int argc, char **argv) {
                                options};
   rigor_strings_t files = {0};
   rigor_config_t *cfg = NULL;
-  json_t *nodes = NULL, *unusable = NULL;
+  json_t *nodes = NULL, *unusable = NULL, *units = NULL;
   double threshold = 0.05;
   int code = rigor_args_parse(&cmd, argc, argv, &files);
   const rigor_writer_t *writer = code < 0 ? rigor_args_writer(&cmd, format) : NULL;
@@ -401,7 +401,7 @@ int rigor_cmd_screen(int argc, char **argv) {
     goto out_config;
   }
   /* The units judged: the nodes, or the ring's pairs of them. */
-  json_t *units = pairs ? ring_pairs(nodes) : json_incref(nodes);
+  units = pairs ? ring_pairs(nodes) : json_incref(nodes);
   if (mkdir(dir, 0755) != 0 && !(errno == EEXIST && force)) {
     fprintf(stderr,
             errno == EEXIST ? "rigor screen: %s already exists; use --force to replace the "
@@ -434,7 +434,7 @@ int rigor_cmd_screen(int argc, char **argv) {
   self[n > 0 ? n : 0] = '\0';
   char **inner = calloc(n_rest + 7, sizeof *inner);
   if (!rest || !inner) {
-    free(rest), free(inner), json_decref(units);
+    free(rest), free(inner);
     goto out_config;
   }
   size_t k = 0;
@@ -454,13 +454,12 @@ int rigor_cmd_screen(int argc, char **argv) {
   free(rest), free(inner);
   if (job < 0) {
     fprintf(stderr, "rigor screen: %s\n", err);
-    json_decref(units);
     code = RIGOR_EXIT_RUN_FAILED;
     goto out_config;
   }
   code = judge(units, unusable, dir, e->name, threshold, writer);
-  json_decref(units);
 out_config:
+  json_decref(units);
   json_decref(nodes);
   json_decref(unusable);
   rigor_config_free(cfg);
