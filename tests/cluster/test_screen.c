@@ -116,7 +116,7 @@ static const char pairs_yaml[] =
     "timing: {warmup: 1, cycles: 4, iters: 1, aggregate: max}\n"
     "launcher: [srun, --mpi=pmix, --nodes=2, --nodelist, \"{nodes}\", --ntasks, \"{ranks}\"]\n"
     "ranks: 2\n"
-    "order: {replicates: 6}\n"
+    "order: {replicates: 8}\n"
     "output: pairs.jsonl\n";
 
 static void the_pairs_of_a_slow_node_are_named(void **state) {
@@ -151,10 +151,14 @@ static void the_pairs_of_a_slow_node_are_named(void **state) {
   json_array_foreach(units, i, x) {
     const char *pair = json_string_value(json_object_get(x, "node"));
     const char *verdict = json_string_value(json_object_get(x, "verdict"));
+    /* The pairs without n4 are never slow or fast; on a loaded machine (a sanitized build, two
+     * pairs of two ranks on two CPUs) one run that waited for a CPU can leave a pair's
+     * interval too wide to call it the same. */
     bool slow = strstr(pair, "n4") != NULL;
-    if (strcmp(verdict, slow ? "slow" : "same") != 0)
+    if (slow ? strcmp(verdict, "slow") != 0
+             : strcmp(verdict, "same") != 0 && strcmp(verdict, "inconclusive") != 0)
       fail_msg("pair %s is %s:\n%s", pair, verdict, r.out);
-    assert_int_equal(json_integer_value(json_object_get(x, "runs")), 6);
+    assert_int_equal(json_integer_value(json_object_get(x, "runs")), 8);
   }
   json_t *suspects = json_object_get(doc, "suspects");
   assert_int_equal(json_array_size(suspects), 1);
@@ -163,7 +167,7 @@ static void the_pairs_of_a_slow_node_are_named(void **state) {
   sl_result_free(&r);
   /* Both ranks of every run ran, on the pair's two nodes. */
   json_t *runs = sl_records("pairs.screen/n3+n4.jsonl", "run");
-  assert_int_equal(json_array_size(runs), 6);
+  assert_int_equal(json_array_size(runs), 8);
   json_array_foreach(runs, i, x) {
     const char *nodes = json_string_value(json_object_get(json_object_get(x, "slurm"), "nodes"));
     if (!nodes || (strcmp(nodes, "n[3-4]") != 0 && strcmp(nodes, "n3,n4") != 0))
