@@ -16,7 +16,8 @@
 # BabelStream all six (dot and nstream too) against BabelStream. Settings come from the
 # environment: ELEMENTS (16777216: 4 x 32 MiB of L3 in doubles), CYCLES (20), ROUNDS (5),
 # THREADS ("1 2"), BABELSTREAM (unset: stream.c only), RATES (unset: a file to keep every
-# round's rates in, "round threads program kernel MB/s" a line, to see the rounds' spread).
+# round's rates in, "round threads program kernel MB/s" a line, to see the rounds' spread),
+# PLUGIN_PARAMS (unset: PARAM=VALUE words passed to the plugin's runs, e.g. "proc_bind=none").
 set -eu
 
 if [ $# -lt 1 ] || [ ! -f "$1" ]; then
@@ -66,7 +67,7 @@ fi
 
 echo "compiler: $cc${babel_dir:+ (BabelStream: $cxx)}"
 echo "flags:    $flags"
-echo "elements: $elements   cycles: $cycles   rounds: $rounds   threads: $threads"
+echo "elements: $elements   cycles: $cycles   rounds: $rounds   threads: $threads${PLUGIN_PARAMS:+   plugin params: $PLUGIN_PARAMS}"
 
 # One "round threads program kernel MB/s" line per kernel of one run.
 record() {
@@ -85,6 +86,7 @@ record_babel() {
 
 run_one() { # round threads program
   out=$work/out
+  # shellcheck disable=SC2086 # PLUGIN_PARAMS is words
   case $3 in
   ref) OMP_NUM_THREADS=$2 "$work/stream_ref" >"$out" ;;
   babel)
@@ -92,8 +94,8 @@ run_one() { # round threads program
       { echo "BabelStream at $2 threads failed its check" >&2; cat "$out" >&2; exit 3; }
     record_babel "$1" "$2" "$out"
     return ;;
-  plain) OMP_NUM_THREADS=$2 "$driver" "$plugin" "$elements" "$2" "$cycles" $plugin_kernels >"$out" ;;
-  nt) OMP_NUM_THREADS=$2 "$driver" "$plugin" "$elements" "$2" "$cycles" nt $plugin_kernels >"$out" ;;
+  plain) OMP_NUM_THREADS=$2 "$driver" "$plugin" "$elements" "$2" "$cycles" $plugin_kernels ${PLUGIN_PARAMS:-} >"$out" ;;
+  nt) OMP_NUM_THREADS=$2 "$driver" "$plugin" "$elements" "$2" "$cycles" nt $plugin_kernels ${PLUGIN_PARAMS:-} >"$out" ;;
   esac
   grep -q "Solution Validates" "$out" || { echo "$3 at $2 threads did not validate" >&2; cat "$out" >&2; exit 3; }
   record "$1" "$2" "$3" "$out"
