@@ -102,9 +102,67 @@ static void slow_same_and_failed(void **state) {
     rigor_analysis_free(a[i]);
 }
 
+/* Pairs of a ring of five: n3+n4 slow and n4+n5 failed (a link that does not work), the rest
+ * the same; n4, the node both bad pairs share, is the one suspect, and the document speaks of
+ * pairs. */
+static void pairs_name_the_node_they_share(void **state) {
+  (void)state;
+  const char *dir = sl_scratch("screen-judge-pairs");
+  run_node("fast", "0.05");
+  run_node("slow", "0.1");
+  rigor_analysis_t *fast = NULL, *slow = NULL;
+  char path[2048], err[1024];
+  snprintf(path, sizeof path, "%s/fast.jsonl", dir);
+  const char *p = path;
+  if (rigor_analysis_load(&p, 1, &fast, err, sizeof err) != 0) fail_msg("%s", err);
+  snprintf(path, sizeof path, "%s/slow.jsonl", dir);
+  p = path;
+  if (rigor_analysis_load(&p, 1, &slow, err, sizeof err) != 0) fail_msg("%s", err);
+  rigor_screen_input_t in[] = {
+      {.node = "n1+n2", .analysis = fast},
+      {.node = "n2+n3", .analysis = fast},
+      {.node = "n3+n4", .analysis = slow},
+      {.node = "n4+n5", .failure = "srun: error: a node's network is down"},
+      {.node = "n5+n1", .analysis = fast},
+  };
+  rigor_screen_t s;
+  assert_int_equal(rigor_screen_judge(in, 5, 0.20, 0.05, &s, err, sizeof err), 0);
+  json_t *suspects = rigor_screen_suspects(&s);
+  assert_int_equal(json_array_size(suspects), 1);
+  assert_string_equal(json_string_value(json_array_get(suspects, 0)), "n4");
+  json_decref(suspects);
+  rigor_doc_t *doc = rigor_screen_doc(&s, "pairs");
+  assert_non_null(doc);
+  suspects = json_object_get(doc->data, "suspects");
+  assert_int_equal(json_array_size(suspects), 1);
+  bool named = false, pair_sentence = false;
+  for (size_t i = 0; i < doc->n_parts; i++) {
+    const char *text = doc->parts[i].text;
+    named = named || (text && strstr(text, "suspect nodes") && strstr(text, ": n4"));
+    pair_sentence = pair_sentence ||
+                    (text && strstr(text, "n3+n4 is slow") && strstr(text, "the pairs' median"));
+  }
+  assert_true(named);
+  assert_true(pair_sentence);
+  rigor_doc_free(doc);
+  rigor_screen_free(&s);
+  /* Units that are nodes have no suspects. */
+  rigor_screen_input_t nodes[] = {{.node = "n1", .analysis = fast},
+                                  {.node = "n2", .analysis = fast},
+                                  {.node = "n3", .analysis = slow}};
+  assert_int_equal(rigor_screen_judge(nodes, 3, 0.20, 0.05, &s, err, sizeof err), 0);
+  suspects = rigor_screen_suspects(&s);
+  assert_int_equal(json_array_size(suspects), 0);
+  json_decref(suspects);
+  rigor_screen_free(&s);
+  rigor_analysis_free(fast);
+  rigor_analysis_free(slow);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(slow_same_and_failed),
+      cmocka_unit_test(pairs_name_the_node_they_share),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

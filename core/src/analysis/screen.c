@@ -204,8 +204,8 @@ void rigor_screen_free(rigor_screen_t *s) {
   memset(s, 0, sizeof *s);
 }
 
-/* Adds each node of pair "a+b" to `nodes` (name -> [pairs seen, pairs slow]) for one row. */
-static void count_pair(json_t *nodes, const char *pair, bool slow) {
+/* Adds each node of pair "a+b" to `nodes` (name -> [pairs seen, pairs bad]) for one row. */
+static void count_pair(json_t *nodes, const char *pair, bool bad) {
   char both[1024];
   snprintf(both, sizeof both, "%s", pair);
   char *plus = strchr(both, '+');
@@ -216,7 +216,7 @@ static void count_pair(json_t *nodes, const char *pair, bool slow) {
     json_t *c = json_object_get(nodes, members[m]);
     if (!c) json_object_set_new(nodes, members[m], c = json_pack("[i, i]", 0, 0));
     json_array_set_new(c, 0, json_integer(json_integer_value(json_array_get(c, 0)) + 1));
-    json_array_set_new(c, 1, json_integer(json_integer_value(json_array_get(c, 1)) + slow));
+    json_array_set_new(c, 1, json_integer(json_integer_value(json_array_get(c, 1)) + bad));
   }
 }
 
@@ -229,16 +229,21 @@ json_t *rigor_screen_suspects(const rigor_screen_t *s) {
   if (!out || !seen) return json_decref(out), json_decref(seen), NULL;
   /* Row by row: items come by row, then unit. */
   for (size_t i = 0; i < s->n;) {
-    size_t j = i;
+    size_t j = i, good = 0;
     json_t *nodes = json_object();
-    for (; j < s->n && strcmp(s->items[j].row, s->items[i].row) == 0; j++)
-      if (s->items[j].verdict != RIGOR_SCREEN_FAILED)
-        count_pair(nodes, s->items[j].node, s->items[j].verdict == RIGOR_SCREEN_SLOW);
+    /* A pair is bad where it is slow or failed (a link that does not work at all). */
+    for (; j < s->n && strcmp(s->items[j].row, s->items[i].row) == 0; j++) {
+      bool bad =
+          s->items[j].verdict == RIGOR_SCREEN_SLOW || s->items[j].verdict == RIGOR_SCREEN_FAILED;
+      good += !bad;
+      count_pair(nodes, s->items[j].node, bad);
+    }
     const char *name;
     json_t *c;
     json_object_foreach(nodes, name, c) {
       json_int_t pairs = json_integer_value(json_array_get(c, 0));
-      if (pairs >= 2 && json_integer_value(json_array_get(c, 1)) == pairs &&
+      /* Where no pair is good, no node stands out. */
+      if (good && pairs >= 2 && json_integer_value(json_array_get(c, 1)) == pairs &&
           !json_object_get(seen, name)) {
         json_object_set_new(seen, name, json_true());
         json_array_append_new(out, json_string(name));

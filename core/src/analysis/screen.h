@@ -59,10 +59,10 @@ int rigor_screen_judge(const rigor_screen_input_t *in, size_t n_nodes, double th
                        double alpha, rigor_screen_t *out, char *err, size_t errlen);
 void rigor_screen_free(rigor_screen_t *s);
 
-/* A pair screen's units are pairs of nodes, "a+b". The nodes every pair of which is slow at
- * some row, each in two pairs or more: the node the slow pairs have in common, where a slow
- * link or NIC is most likely to be. A JSON array of names, sorted; empty when the units are
- * not pairs; NULL when memory runs out. */
+/* A pair screen's units are pairs of nodes, "a+b". The nodes every pair of which is slow or
+ * failed at some row where some other pair is neither, each in two pairs or more: the node the
+ * bad pairs have in common, where a slow or broken link or NIC is most likely to be. A JSON
+ * array of names, sorted; empty when the units are not pairs; NULL when memory runs out. */
 json_t *rigor_screen_suspects(const rigor_screen_t *s);
 
 #endif

@@ -29,8 +29,8 @@ static const char about[] =
     "reason. Each node's results are kept in DIR/NODE.jsonl. Exit 4 when a node is slow.\n"
     "With --pairs the units are pairs of nodes, each node with the next in a ring, for\n"
     "collectives across nodes: the experiment's launcher places its ranks on the pair through\n"
-    "{nodes}, pairs on different nodes run at once, and a node all of whose pairs are slow is\n"
-    "named a suspect (docs/cluster.md).\n";
+    "{nodes}, pairs on different nodes run at once, and a node all of whose pairs are slow or\n"
+    "failed is named a suspect (docs/cluster.md).\n";
 
 /* What the submitter keeps for the driver, and the driver for each node's `rigor run`. */
 static const char *const submit_drops_value[] = {"--nodes",   "--partition", "--time",

@@ -297,7 +297,7 @@ rigor_doc_t *rigor_screen_doc(const rigor_screen_t *s, const char *experiment) {
       size_t used = strlen(names);
       snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "", json_string_value(name));
     }
-    rigor_doc_text(doc, "suspect nodes (every pair they are in is slow): %s",
+    rigor_doc_text(doc, "suspect nodes (every pair they are in is slow or failed): %s",
                    names[0] ? names : "none");
     json_object_set_new(doc->data, "suspects", suspects);
   }
