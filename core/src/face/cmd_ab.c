@@ -265,7 +265,7 @@ int rigor_cmd_ab(int argc, char **argv) {
       {"allow-commands", 0, NULL, "with CONFIG: let it execute the commands `rigor plan` shows",
        .flag = &a.allow_commands},
       {"quiet", 'q', NULL, "no progress lines, only the answers", .flag = &a.quiet},
-      {NULL},
+      {0},
   };
   const rigor_command_t cmd = {
       "ab",

@@ -33,7 +33,7 @@ int rigor_cmd_check(int argc, char **argv) {
   const rigor_option_t options[] = {
       {"format", 0, "FORMAT", "text (default) or json", .value = &format},
       {"output", 'o', "OUT", "write to OUT instead of standard output", .value = &out_path},
-      {NULL},
+      {0},
   };
   const rigor_command_t cmd = {"check", "[OPTION]...", about, options};
   static const char *const formats[] = {"text", "json", NULL};

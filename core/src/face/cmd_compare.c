@@ -259,7 +259,7 @@ int rigor_cmd_compare(int argc, char **argv) {
       {"columns", 0, "A,B,...", "only these columns, in this order", .value = &columns},
       {"width", 0, "N", "fit text to N columns (0: no limit; default $COLUMNS or the terminal)",
        .value = &width},
-      {NULL},
+      {0},
   };
   const rigor_command_t cmd = {"compare",
                                "BASE CAND [OPTION]...\n[OPTION]... BASE... -- CAND...\nFILE --axis "

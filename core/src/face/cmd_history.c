@@ -145,7 +145,7 @@ int rigor_cmd_history(int argc, char **argv) {
       {"min-magnitude", 0, "PCT", "the smallest change the detector reports",
        .value = &a.min_magnitude},
       {"window", 0, "N", "the detector's window, in points", .value = &a.window},
-      {NULL},
+      {0},
   };
   const rigor_option_t check_options[] = {
       {"db", 0, "URL", "the store (default: $RIGOR_DB, else rigor.db)", .value = &a.db},
@@ -158,7 +158,7 @@ int rigor_cmd_history(int argc, char **argv) {
       {"min-magnitude", 0, "PCT", "the smallest change the detector reports",
        .value = &a.min_magnitude},
       {"window", 0, "N", "the detector's window, in points", .value = &a.window},
-      {NULL},
+      {0},
   };
   const rigor_command_t report = {"history", "[OPTION]...\ncheck [OPTION]...", history_about,
                                   report_options};

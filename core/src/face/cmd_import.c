@@ -60,7 +60,7 @@ int rigor_cmd_import(int argc, char **argv) {
       {"output", 'o', "OUT", "the results file to write (required)", .value = &out},
       {"force", 0, NULL, "replace OUT when it exists", .flag = &force},
       {"quiet", 'q', NULL, "print nothing but errors", .flag = &quiet},
-      {NULL},
+      {0},
   };
   char text[2048];
   about_with_formats(text, sizeof text);

@@ -184,7 +184,7 @@ int rigor_cmd_new_plugin(int argc, char **argv) {
   const rigor_option_t options[] = {
       {"output", 'o', "DIR", "write the plugin into DIR (the same as giving DIR)",
        .value = &out_dir},
-      {NULL},
+      {0},
   };
   const rigor_command_t cmd = {"new-plugin", "NAME [DIR] [OPTION]...", new_plugin_about, options};
   int code = rigor_args_parse(&cmd, argc, argv, &args);

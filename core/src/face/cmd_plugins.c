@@ -128,7 +128,7 @@ int rigor_cmd_plugins(int argc, char **argv) {
        .list = &dirs},
       {"allow-unsafe-plugin-path", 0, NULL, "accept world-writable plugin folders",
        .flag = &search.allow_unsafe},
-      {NULL},
+      {0},
   };
   const rigor_command_t cmd = {"plugins", "[NAME] [OPTION]...", about, options};
   static const char *const formats[] = {"text", "md", NULL};

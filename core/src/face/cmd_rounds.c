@@ -39,7 +39,7 @@ int rigor_cmd_rounds(int argc, char **argv) {
       {"axis", 0, "AXIS", "one file: the levels of AXIS are the rounds", .value = &axis},
       {"format", 0, "FORMAT", "text (default), md, csv, json or html", .value = &format},
       {"output", 'o', "OUT", "write to OUT instead of standard output", .value = &out_path},
-      {NULL},
+      {0},
   };
   const rigor_command_t cmd = {"rounds", "FILE... [OPTION]...", about, options};
   int code = rigor_args_parse(&cmd, argc, argv, &files);

@@ -292,13 +292,13 @@ int rigor_cmd_store(int argc, char **argv) {
       {"from", 0, "FORMAT", "the files are another tool's results (rigor import --help lists them)",
        .value = &a.from},
       {"quiet", 'q', NULL, "print nothing but errors", .flag = &a.quiet},
-      {NULL},
+      {0},
   };
   const rigor_option_t ls_options[] = {
       db,
       {"format", 0, "FORMAT", "text (default), md, csv, json or html", .value = &a.format},
       {"output", 'o', "OUT", "write to OUT instead of standard output", .value = &a.out},
-      {NULL},
+      {0},
   };
   const rigor_option_t export_options[] = {
       db,
@@ -307,12 +307,12 @@ int rigor_cmd_store(int argc, char **argv) {
       {"experiment", 0, "NAME", "only runs of this experiment", .value = &a.experiment},
       {"output", 'o', "OUT", "write to OUT (never over an existing file), not standard output",
        .value = &a.out},
-      {NULL},
+      {0},
   };
   const rigor_option_t migrate_options[] = {
       db,
       {"quiet", 'q', NULL, "print nothing but errors", .flag = &a.quiet},
-      {NULL},
+      {0},
   };
   static const char add_about[] =
       "Imports results files into the store, each in one transaction. Without --commit, the\n"
@@ -338,7 +338,7 @@ int rigor_cmd_store(int argc, char **argv) {
        cmd_migrate,
        false},
   };
-  const rigor_option_t no_options[] = {{NULL}};
+  const rigor_option_t no_options[] = {{0}};
   const rigor_command_t store = {"store", "SUBCOMMAND [OPTION]...", store_about, no_options};
   size_t n_subs = sizeof subs / sizeof *subs;
   if (argc < 2) return rigor_usage_error(&store, "no subcommand given (add, ls, export, migrate)");
