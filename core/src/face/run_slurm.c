@@ -10,6 +10,7 @@
 #include "owned_dirs.h"
 #include "rigor/plugin.h"
 #include "slurm.h"
+#include "writer.h"
 
 /* Runs of a campaign's step and its share of the deadline: "4,5,7" or "4,5,7@12.5". */
 int rigor_run_parse_runs(const char *text, uint32_t **runs, size_t *n, double *left_s) {
@@ -64,26 +65,12 @@ int rigor_run_step_send(void *arg, const rigor_job_t *job, const json_t *rec, ch
                         size_t errlen) {
   (void)job;
   const rigor_step_channel_t *ch = arg;
-  char *text = json_dumps(rec, JSON_COMPACT | JSON_ENSURE_ASCII);
-  if (!text) return snprintf(err, errlen, "cannot serialise a record"), RIGOR_ENOMEM;
-  size_t len = strlen(text);
-  text[len] = '\n'; /* json_dumps leaves room for the terminator */
-  const char *p = text;
-  size_t left = len + 1;
-  while (left > 0) {
-    ssize_t w = write(ch->fd, p, left);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) {
-      snprintf(err, errlen, "the records no longer reach the campaign's driver: %s",
-               w < 0 ? strerror(errno) : "nothing written");
-      free(text);
-      return RIGOR_EIO;
-    }
-    p += w;
-    left -= (size_t)w;
-  }
-  free(text);
-  return 0;
+  size_t written;
+  int rc = rigor_record_write_fd(ch->fd, rec, &written);
+  if (rc == RIGOR_ENOMEM) snprintf(err, errlen, "cannot serialise a record");
+  if (rc == RIGOR_EIO)
+    snprintf(err, errlen, "the records no longer reach the campaign's driver: %s", strerror(errno));
+  return rc;
 }
 
 void rigor_run_step_channel_close(rigor_step_channel_t *ch) {

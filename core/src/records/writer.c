@@ -135,39 +135,49 @@ bool rigor_same_file(const char *a, const char *b) {
          sa.st_ino == sb.st_ino;
 }
 
-int rigor_results_append(rigor_results_writer_t *w, const json_t *record, char *err,
-                         size_t errlen) {
+int rigor_record_write_fd(int fd, const json_t *record, size_t *written) {
+  *written = 0;
   char *text = json_dumps(record, JSON_COMPACT | JSON_ENSURE_ASCII);
-  if (!text) {
-    snprintf(err, errlen, "%s: cannot serialise a record", w->path);
-    return RIGOR_ENOMEM;
-  }
+  if (!text) return RIGOR_ENOMEM;
   size_t len = strlen(text);
   text[len] = '\n'; /* json_dumps leaves room: the terminator becomes the newline */
-  const char *p = text;
-  size_t left = len + 1;
   int rc = 0;
-  while (left > 0) {
-    ssize_t n = write(w->fd, p, left);
+  while (*written < len + 1) {
+    ssize_t n = write(fd, text + *written, len + 1 - *written);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
-      int e = n < 0 ? errno : ENOSPC;
-      snprintf(err, errlen, "%s: write failed: %s; the file is kept as it was before this record",
-               w->path, strerror(e));
-      if (ftruncate(w->fd, w->good_size) != 0) {
-        size_t used = strlen(err);
-        snprintf(err + used, errlen - used, " (and cutting the partial line failed: %s)",
-                 strerror(errno));
-      }
+      if (n == 0) errno = ENOSPC;
       rc = RIGOR_EIO;
       break;
     }
-    p += n;
-    left -= (size_t)n;
+    *written += (size_t)n;
   }
+  int e = errno;
   free(text);
-  if (rc == 0) w->good_size += (off_t)(len + 1);
+  errno = e;
   return rc;
+}
+
+int rigor_results_append(rigor_results_writer_t *w, const json_t *record, char *err,
+                         size_t errlen) {
+  size_t written;
+  int rc = rigor_record_write_fd(w->fd, record, &written);
+  if (rc == RIGOR_ENOMEM) {
+    snprintf(err, errlen, "%s: cannot serialise a record", w->path);
+    return rc;
+  }
+  if (rc) {
+    snprintf(err, errlen, "%s: write failed: %s; the file is kept as it was before this record",
+             w->path, strerror(errno));
+    if (ftruncate(w->fd, w->good_size) != 0) {
+      size_t used = strlen(err);
+      snprintf(err + used, errlen - used, " (and cutting the partial line failed: %s)",
+               strerror(errno));
+    }
+    return rc;
+  }
+  w->good_size += (off_t)written;
+  return 0;
 }
 
 int rigor_results_sync(rigor_results_writer_t *w, char *err, size_t errlen) {

@@ -35,6 +35,10 @@ int rigor_results_cut(rigor_results_writer_t *w, off_t size, char *err, size_t e
 /* Appends one record as one line. On a failed write (full disk, file size limit) the partial
  * line is cut off again, so the file stays valid, and an error names the file and the cause. */
 int rigor_results_append(rigor_results_writer_t *w, const json_t *record, char *err, size_t errlen);
+/* One record as one JSON line (compact, ASCII) on `fd`, whatever the fd is (a file, a pipe);
+ * *written says how many bytes went. 0, RIGOR_ENOMEM when it cannot be serialised, or RIGOR_EIO
+ * with errno when writing failed. */
+int rigor_record_write_fd(int fd, const json_t *record, size_t *written);
 int rigor_results_sync(rigor_results_writer_t *w, char *err, size_t errlen);
 void rigor_results_close(rigor_results_writer_t *w);
 

@@ -332,24 +332,6 @@ static uint32_t complete_blocks(const runner_t *r, const rigor_resume_t *rs) {
   return whole;
 }
 
-/* Where an adaptive experiment stands once `blocks` blocks are complete: 1 to go on, 0 to stop
- * (its record in *held, appended once the steps still running have ended and been merged, so
- * that the stop record is the experiment's last), or a negative error. */
-static int judge(runner_t *r, rigor_block_event_t event, uint32_t blocks, json_t **held) {
-  if (!r->opts->after_block) return 1;
-  rigor_block_report_t b = {.job = r->job, .event = event, .blocks = blocks};
-  json_t *rec = NULL;
-  int go_on = r->opts->after_block(r->opts->after_block_arg, &b, &rec, r->err, r->errlen);
-  if (go_on > 0 && rec) rigor__runner_append(r, rec);
-  if (go_on != 0) {
-    json_decref(rec);
-    return go_on;
-  }
-  json_decref(*held);
-  *held = rec;
-  return 0;
-}
-
 int rigor__campaign_run(runner_t *r, rigor_resume_t *rs) {
   const rigor_campaign_t *c = r->opts->campaign;
   const rigor_job_t *job = r->job;
@@ -397,31 +379,31 @@ int rigor__campaign_run(runner_t *r, rigor_resume_t *rs) {
       next++;
     }
     size_t busy = 0;
+    bool ended = false;
     for (size_t i = 0; i < c->n_nodes; i++) {
       if (!steps[i].pid) continue;
       int wstatus;
       pid_t got = waitpid(steps[i].pid, &wstatus, WNOHANG);
       if (got == steps[i].pid)
-        finish_step(r, rs, &steps[i], c->nodes[i], wstatus, &done);
+        finish_step(r, rs, &steps[i], c->nodes[i], wstatus, &done), ended = true;
       else
         busy++;
     }
-    /* Each block that ends is a look at the experiment's answer, as a run here makes one. */
-    for (uint32_t whole = complete_blocks(r, rs);
+    /* Each block that ends is a look at the experiment's answer, as a run here makes one; the
+     * stop record is held until the steps still running have been merged, so that it comes
+     * last. */
+    for (uint32_t whole = ended ? complete_blocks(r, rs) : judged;
          !stopping && !rc && !r->failed && judged < whole;) {
       judged++;
-      int go_on =
-          judge(r, judged == job->n_blocks ? RIGOR_BLOCK_LAST : RIGOR_BLOCK_DONE, judged, &stop);
-      if (go_on < 0 && !r->failed) r->failed = go_on;
-      if (go_on == 0) settled = true;
+      rigor_block_event_t event = judged == job->n_blocks ? RIGOR_BLOCK_LAST : RIGOR_BLOCK_DONE;
+      if (!rigor__runner_ask(r, event, judged, &stop) && !r->failed) settled = true;
     }
     if (!busy && (stopping || settled || deadline || !next_block(r, rs, &next))) break;
     usleep(100000);
   }
   free(steps);
   rmdir(dir); /* when empty: the logs of failed steps stay */
-  if (deadline && !stopping && !settled && judge(r, RIGOR_BLOCK_DEADLINE, judged, &stop) < 0)
-    rc = rc ? rc : RIGOR_EIO;
+  if (deadline && !stopping && !settled) rigor__runner_ask(r, RIGOR_BLOCK_DEADLINE, judged, &stop);
   if (stop && !r->failed) {
     rigor__runner_append(r, stop);
     rigor__runner_sync(r);

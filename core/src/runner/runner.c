@@ -555,8 +555,7 @@ static bool block_started(const rigor_resume_t *rs, uint32_t b, uint32_t n, uint
   return false;
 }
 
-/* Tells the caller where the experiment stands; appends the record it hands back. */
-static bool ask(runner_t *r, rigor_block_event_t event, uint32_t blocks) {
+bool rigor__runner_ask(runner_t *r, rigor_block_event_t event, uint32_t blocks, json_t **held) {
   if (!r->opts->after_block) return true;
   json_t *rec = NULL;
   rigor_block_report_t b = {.job = r->job, .event = event, .blocks = blocks};
@@ -566,12 +565,19 @@ static bool ask(runner_t *r, rigor_block_event_t event, uint32_t blocks) {
     json_decref(rec);
     return false;
   }
-  if (rec) {
+  if (rec && held && go_on == 0) {
+    json_decref(*held);
+    *held = rec;
+  } else if (rec) {
     write_record(r, &r->out, rec);
     json_decref(rec);
     sync_out(r);
   }
   return go_on > 0;
+}
+
+static bool ask(runner_t *r, rigor_block_event_t event, uint32_t blocks) {
+  return rigor__runner_ask(r, event, blocks, NULL);
 }
 
 /* Opens the results file under its lock and readies it: resumed (its cut tail repaired),

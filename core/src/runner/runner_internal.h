@@ -47,6 +47,11 @@ void rigor__runner_append_telemetry(runner_t *r, const json_t *line);
 /* fsyncs the results file when something was appended since the last time. */
 void rigor__runner_sync(runner_t *r);
 void rigor__runner_count(runner_t *r, rigor_run_status_t status);
+/* Tells the caller (after_block) where the experiment stands: whether to go on. A record it
+ * hands back with its answer to stop goes into *held when `held` is not NULL (replacing one held
+ * before; the caller appends it later), else into the results file at once; an error sets
+ * r->failed. */
+bool rigor__runner_ask(runner_t *r, rigor_block_event_t event, uint32_t blocks, json_t **held);
 void rigor__runner_report(const runner_t *r, rigor_progress_t *p);
 
 /* Runs the job's unfinished runs as job steps of the allocation's nodes (campaign.h); rs is the
