@@ -73,7 +73,8 @@ echo "elements: $elements   cycles: $cycles   rounds: $rounds   threads: $thread
 record() {
   awk -v r="$1" -v t="$2" -v p="$3" -v ntfile="$work/nt_$2" '
     /^(Copy|Scale|Add|Triad|Dot|Nstream):/ { sub(":", "", $1); print r, t, p, $1, $2 }
-    /^Store path:/ { print p ": " tolower($0) > ntfile "_" p }' "$4" >>"$work/rates"
+    /^Store path:/ { print p ": " tolower($0) > ntfile "_" p }
+    /^Pages:/ { sub("^Pages: ", ""); print p ": " $0 > ntfile "_" p "_pages" }' "$4" >>"$work/rates"
 }
 
 # BabelStream's CSV rows (function,num_times,n_elements,sizeof,max_MB_per_sec,...), its Mul
@@ -114,9 +115,12 @@ done
 
 # Which stores each kernel used: the plugin's own record, and for stream.c its copy's memcpy.
 for t in $threads; do
-  for p in plain nt; do echo "plugin at $t threads, $(cat "$work/nt_${t}_$p")"; done
+  for p in plain nt; do
+    echo "plugin at $t threads, $(cat "$work/nt_${t}_$p")"
+    echo "plugin at $t threads, $(cat "$work/nt_${t}_${p}_pages")"
+  done
 done
-echo "stream.c: copy compiles to memcpy (the C library picks its stores: $(command -v ld.so >/dev/null 2>&1 && ld.so --list-tunables 2>/dev/null | grep x86_non_temporal_threshold || echo "threshold unknown")), the rest plain stores"
+echo "stream.c: copy compiles to memcpy (the C library picks its stores: $(command -v ld.so >/dev/null 2>&1 && ld.so --list-tunables 2>/dev/null | grep x86_non_temporal_threshold || echo "threshold unknown")), the rest plain stores; static arrays, which get huge pages only under THP mode always (here: $(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo unknown))"
 
 # table REFERENCE KERNELS...: one row per thread count and kernel.
 table() {

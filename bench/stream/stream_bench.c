@@ -1,7 +1,8 @@
 /* Runs the stream plugin through its ABI the way STREAM runs its main loop: every cycle runs each
  * kernel once, timed alone, then validated (untimed). Prints STREAM's figure per kernel: best rate
  * in MB/s (1 MB = 1e6 bytes) = 1e-6 * bytes / min time over all cycles but the first, and the
- * store path each kernel took (the plugin's nt_stores metric: plain, nt or memcpy).
+ * store path each kernel took (the plugin's nt_stores metric: plain, nt or memcpy) and how much of
+ * the arrays lies in huge pages.
  *
  *   stream_bench PLUGIN.so ELEMENTS THREADS CYCLES [nt] [all] [PARAM=VALUE...]
  *
@@ -37,6 +38,25 @@ static void set(const rigor_plugin_t *d, void *params, const char *name, const c
   }
   fprintf(stderr, "no param %s\n", name);
   exit(2);
+}
+
+/* The pages the arrays got, from the plugin's identity: "N of M MiB in huge pages (...)". */
+static void describe_pages(const rigor_plugin_t *d, rigor_ctx_t *ctx, void *state, char *out,
+                           size_t cap) {
+  if (!d->identity) return;
+  rigor_kv_t kv[48];
+  const int n = d->identity(ctx, state, kv, 48);
+  const char *asked = NULL, *mode = NULL, *granted = NULL, *array = NULL;
+  for (int i = 0; i < n && i < 48; i++) {
+    if (strcmp(kv[i].key, "stream.huge_pages") == 0) asked = kv[i].value;
+    if (strcmp(kv[i].key, "stream.thp") == 0) mode = kv[i].value;
+    if (strcmp(kv[i].key, "stream.huge_page_bytes") == 0) granted = kv[i].value;
+    if (strcmp(kv[i].key, "stream.array_bytes") == 0) array = kv[i].value;
+  }
+  if (!asked || !granted || !array) return;
+  snprintf(out, cap, "%.0f of %.0f MiB in huge pages (huge_pages=%s, THP mode %s)",
+           strtod(granted, NULL) / (1 << 20), 3 * strtod(array, NULL) / (1 << 20), asked,
+           mode ? mode : "unknown");
 }
 
 int main(int argc, char **argv) {
@@ -118,6 +138,8 @@ int main(int argc, char **argv) {
           nt_stores[k] = values[0];
       }
     }
+  char pages[160] = "-";
+  describe_pages(d, ctx, state, pages, sizeof pages);
   d->fini(ctx, state);
   printf("Function    Best Rate MB/s  Min time\n");
   for (int k = 0; k < n_kernels; k++)
@@ -129,7 +151,8 @@ int main(int argc, char **argv) {
   for (int k = 0; k < n_kernels; k++)
     printf(" %s=%s", labels[k],
            nt_stores[k] >= 0 && nt_stores[k] <= 2 ? paths[(int)nt_stores[k]] : "-");
-  printf("\n%s\n", status ? "Failed validation" : "Solution Validates");
+  printf("\nPages: %s\n", pages);
+  printf("%s\n", status ? "Failed validation" : "Solution Validates");
   for (int k = 0; k < n_kernels; k++)
     free(points[k]);
   return status;

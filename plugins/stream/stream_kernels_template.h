@@ -29,14 +29,14 @@ static void STREAM_NAME(rescale)(const stream_job_t *job, double factor) {
   }
 }
 
-static size_t STREAM_NAME(copy)(const stream_job_t *job) {
+STREAM_VECTOR_CLONES static size_t STREAM_NAME(copy)(const stream_job_t *job) {
   const STREAM_T *restrict a = job->a;
   STREAM_T *restrict c = job->c;
   const size_t n = job->n;
 #pragma omp parallel num_threads(job->threads)
   {
     STREAM_NOTE_TEAM(job);
-#pragma omp for schedule(static) nowait
+#pragma omp for simd schedule(static) nowait
     for (size_t j = 0; j < n; j++)
       c[j] = a[j];
   }
@@ -61,7 +61,7 @@ static size_t STREAM_NAME(copy_memcpy)(const stream_job_t *job) {
   return n;
 }
 
-static size_t STREAM_NAME(scale)(const stream_job_t *job) {
+STREAM_VECTOR_CLONES static size_t STREAM_NAME(scale)(const stream_job_t *job) {
   STREAM_T *restrict b = job->b;
   const STREAM_T *restrict c = job->c;
   const STREAM_T s = (STREAM_T)job->scalar;
@@ -69,14 +69,14 @@ static size_t STREAM_NAME(scale)(const stream_job_t *job) {
 #pragma omp parallel num_threads(job->threads)
   {
     STREAM_NOTE_TEAM(job);
-#pragma omp for schedule(static) nowait
+#pragma omp for simd schedule(static) nowait
     for (size_t j = 0; j < n; j++)
       b[j] = s * c[j];
   }
   return n;
 }
 
-static size_t STREAM_NAME(add)(const stream_job_t *job) {
+STREAM_VECTOR_CLONES static size_t STREAM_NAME(add)(const stream_job_t *job) {
   const STREAM_T *restrict a = job->a;
   const STREAM_T *restrict b = job->b;
   STREAM_T *restrict c = job->c;
@@ -84,14 +84,14 @@ static size_t STREAM_NAME(add)(const stream_job_t *job) {
 #pragma omp parallel num_threads(job->threads)
   {
     STREAM_NOTE_TEAM(job);
-#pragma omp for schedule(static) nowait
+#pragma omp for simd schedule(static) nowait
     for (size_t j = 0; j < n; j++)
       c[j] = a[j] + b[j];
   }
   return n;
 }
 
-static size_t STREAM_NAME(triad)(const stream_job_t *job) {
+STREAM_VECTOR_CLONES static size_t STREAM_NAME(triad)(const stream_job_t *job) {
   STREAM_T *restrict a = job->a;
   const STREAM_T *restrict b = job->b;
   const STREAM_T *restrict c = job->c;
@@ -100,7 +100,7 @@ static size_t STREAM_NAME(triad)(const stream_job_t *job) {
 #pragma omp parallel num_threads(job->threads)
   {
     STREAM_NOTE_TEAM(job);
-#pragma omp for schedule(static) nowait
+#pragma omp for simd schedule(static) nowait
     for (size_t j = 0; j < n; j++)
       a[j] = b[j] + s * c[j];
   }
@@ -109,7 +109,7 @@ static size_t STREAM_NAME(triad)(const stream_job_t *job) {
 
 /* Eight independent partial sums per block keep the reduction off one add's latency; the sum is
  * kept in double so a float dot stays checkable at any length. */
-static size_t STREAM_NAME(dot)(const stream_job_t *job) {
+STREAM_VECTOR_CLONES static size_t STREAM_NAME(dot)(const stream_job_t *job) {
   const STREAM_T *restrict a = job->a;
   const STREAM_T *restrict b = job->b;
   const size_t n = job->n;
@@ -134,7 +134,7 @@ static size_t STREAM_NAME(dot)(const stream_job_t *job) {
   return n;
 }
 
-static size_t STREAM_NAME(nstream)(const stream_job_t *job) {
+STREAM_VECTOR_CLONES static size_t STREAM_NAME(nstream)(const stream_job_t *job) {
   STREAM_T *restrict a = job->a;
   const STREAM_T *restrict b = job->b;
   const STREAM_T *restrict c = job->c;
@@ -143,7 +143,7 @@ static size_t STREAM_NAME(nstream)(const stream_job_t *job) {
 #pragma omp parallel num_threads(job->threads)
   {
     STREAM_NOTE_TEAM(job);
-#pragma omp for schedule(static) nowait
+#pragma omp for simd schedule(static) nowait
     for (size_t j = 0; j < n; j++)
       a[j] += b[j] + s * c[j];
   }

@@ -14,6 +14,7 @@ typedef struct stream_params {
   uint64_t offset;     /* elements; array k starts k * offset elements past an aligned address */
   int32_t copy_stores; /* stream_copy_stores_t */
   int32_t proc_bind;   /* stream_bind_t */
+  bool huge_pages;     /* ask for transparent huge pages for the arrays, else base pages only */
 #ifdef STREAM_FAULT_INJECTION
   int32_t fault;             /* stream_fault_kind_t */
   const char *fault_kernels; /* comma-separated kernels the fault applies to */

@@ -15,6 +15,7 @@
 #include "stream_contract.h"
 #include "stream_elements.h"
 #include "stream_kernels.h"
+#include "stream_pages.h"
 #include "stream_params.h"
 #include "stream_replay.h"
 #include "stream_stores.h"
@@ -22,7 +23,8 @@
 #include "stream_faults.h"
 #endif
 
-/* 2 MiB: every array starts on a huge-page boundary, as BabelStream allocates. */
+/* 2 MiB: every array starts on a huge-page boundary and spans whole huge pages, so each can be
+ * backed by transparent huge pages from end to end. */
 #define STREAM_ALIGNMENT ((size_t)2 << 20)
 #define STREAM_N_ARRAYS  3
 
@@ -42,7 +44,11 @@ typedef struct stream_state {
   int *thread_cpus; /* the one CPU each OpenMP thread may run on, -1 for several */
   int *run_cpus;    /* the run's CPUs, kept to pin the team again after another arm did */
   int n_run_cpus;
-  bool team_pinned; /* the last pinned instance's fini gives the caller's former mask back */
+  bool team_pinned;     /* the last pinned instance's fini gives the caller's former mask back */
+  bool huge_pages;      /* asked for transparent huge pages (else base pages only) */
+  int advise_error;     /* madvise's -errno for the arrays, 0 when it took the advice */
+  long long huge_bytes; /* of the arrays, in huge pages after first touch; -1 unknown */
+  char thp_mode[16];    /* the system's THP mode */
   stream_sizing_t sizing;
   void *alloc[STREAM_N_ARRAYS];
   size_t alloc_bytes[STREAM_N_ARRAYS];
@@ -120,6 +126,13 @@ static const rigor_param_t stream_params_table[] = {
      .choices = bind_choices,
      .help = "each OpenMP thread pinned to one CPU of the run: spread over them or close "
              "together, as OpenMP's proc_bind; none leaves placement to the OpenMP runtime"},
+    {.name = "huge_pages",
+     .type = RIGOR_PARAM_BOOL,
+     .offset = offsetof(stream_params_t, huge_pages),
+     .def = "true",
+     .help = "ask for 2 MiB transparent huge pages for the arrays (madvise), which spares a "
+             "page walk every 4 KiB; false asks for 4 KiB pages only. Identity "
+             "stream.huge_page_bytes says what the kernel granted"},
 #ifdef STREAM_FAULT_INJECTION
     {.name = "fault",
      .type = RIGOR_PARAM_ENUM,
@@ -163,6 +176,7 @@ static const char *param_varying_in_sweep(const rigor_points_t *points,
                           : p->offset != base->offset           ? "offset"
                           : p->copy_stores != base->copy_stores ? "copy_stores"
                           : p->proc_bind != base->proc_bind     ? "proc_bind"
+                          : p->huge_pages != base->huge_pages   ? "huge_pages"
                                                                 : NULL;
     if (differs) return differs;
   }
@@ -308,6 +322,9 @@ static int allocate_arrays(rigor_ctx_t *ctx, stream_state_t *s) {
                             "%zu bytes); lower 'elements'",
                             array_names[k], rounded, s->elements, elsize);
     s->alloc_bytes[k] = rounded;
+    /* Before first touch, which is when the kernel picks each page's size. */
+    const int advised = stream_pages_advise(s->alloc[k], rounded, s->huge_pages);
+    if (advised != 0) s->advise_error = advised;
     *views[k] = (char *)s->alloc[k] + shift * elsize;
   }
   return 0;
@@ -347,6 +364,28 @@ static void cache_warning(const stream_state_t *s, char *out, size_t cap) {
              (double)array * mib, (double)llc * mib);
 }
 
+/* What the kernel granted at first touch, read back once: an advice is only a request. */
+static void note_pages(rigor_ctx_t *ctx, stream_state_t *s) {
+  s->huge_bytes = 0;
+  size_t total = 0;
+  for (int k = 0; k < STREAM_N_ARRAYS; k++) {
+    const long long got = stream_pages_huge_bytes(s->alloc[k], s->alloc_bytes[k]);
+    s->huge_bytes = got < 0 || s->huge_bytes < 0 ? -1 : s->huge_bytes + got;
+    total += s->alloc_bytes[k];
+  }
+  if (!s->huge_pages) return;
+  const double mib = 1.0 / (1 << 20);
+  if (s->advise_error)
+    s->host->log(ctx, RIGOR_LOG_INFO,
+                 "stream: huge pages asked for but not advised (%s; THP mode %s): the arrays "
+                 "use whatever pages the kernel gives",
+                 strerror(-s->advise_error), s->thp_mode);
+  else if (s->huge_bytes >= 0 && (size_t)s->huge_bytes < total)
+    s->host->log(ctx, RIGOR_LOG_INFO,
+                 "stream: %.0f of the arrays' %.0f MiB lie in huge pages (THP mode %s)",
+                 (double)s->huge_bytes * mib, (double)total * mib, s->thp_mode);
+}
+
 static int stream_init(rigor_ctx_t *ctx, const rigor_host_t *host, const void *params,
                        const rigor_points_t *points, void **state, rigor_work_t *work) {
   const stream_params_t *p = params;
@@ -362,6 +401,8 @@ static int stream_init(rigor_ctx_t *ctx, const rigor_host_t *host, const void *p
   s->nt_isa = "none";
   s->copy_stores = (stream_copy_stores_t)p->copy_stores;
   s->proc_bind = (stream_bind_t)p->proc_bind;
+  s->huge_pages = p->huge_pages;
+  stream_pages_thp_mode(s->thp_mode, sizeof s->thp_mode);
 #ifdef STREAM_FAULT_INJECTION
   char why[256];
   if (stream_fault_parse(p->fault, p->fault_kernels, &s->fault, why, sizeof why) != 0) {
@@ -398,6 +439,7 @@ static int stream_init(rigor_ctx_t *ctx, const rigor_host_t *host, const void *p
   s->job.dot = &s->dot;
   s->job.team = &s->team;
   stream_kernels_first_touch(s->dtype, &s->job);
+  note_pages(ctx, s);
   stream_replay_init(&s->replay, s->dtype, s->elements);
   char warning[320];
   cache_warning(s, warning, sizeof warning);
@@ -528,6 +570,7 @@ static int stream_identity(rigor_ctx_t *ctx, void *state, rigor_kv_t *out, int c
   int n = 0;
   n = rigor_kv_put(out, cap, n, "stream.variant", "%s", s->nt_stores ? "tuned" : "standard");
   n = rigor_kv_put(out, cap, n, "stream.nt_isa", "%s", s->nt_isa);
+  n = rigor_kv_put(out, cap, n, "stream.loop_isa", "%s", stream_kernels_plain_isa());
   n = rigor_kv_put(out, cap, n, "stream.dtype", "%s", dtype_choices[s->dtype]);
   n = rigor_kv_put(out, cap, n, "stream.elements", "%zu", s->elements);
   n = rigor_kv_put(out, cap, n, "stream.elements_rule", "%s", s->sizing.rule);
@@ -540,6 +583,10 @@ static int stream_identity(rigor_ctx_t *ctx, void *state, rigor_kv_t *out, int c
   n = rigor_kv_put(out, cap, n, "stream.copy_stores", "%s", copy_store_choices[s->copy_stores]);
   n = rigor_kv_put(out, cap, n, "stream.copy_path", "%s", copy_path_names[s->path[STREAM_COPY]]);
   n = rigor_kv_put(out, cap, n, "stream.proc_bind", "%s", bind_choices[s->proc_bind]);
+  n = rigor_kv_put(out, cap, n, "stream.huge_pages", "%s", s->huge_pages ? "true" : "false");
+  n = rigor_kv_put(out, cap, n, "stream.thp", "%s", s->thp_mode);
+  if (s->huge_bytes >= 0)
+    n = rigor_kv_put(out, cap, n, "stream.huge_page_bytes", "%lld", s->huge_bytes);
   char list[256];
   size_t used = 0;
   list[0] = '\0';

@@ -39,13 +39,14 @@ static void test_descriptor_declares_the_schema(void **state) {
   const rigor_plugin_t *d = test_plugin_open(STREAM_SO, "stream", &handle);
   assert_int_equal(d->abi_major, RIGOR_ABI_MAJOR);
   assert_int_equal(d->size, sizeof(rigor_plugin_t));
-  const char *names[] = {"kernels",   "elements", "dtype",       "threads",
-                         "nt_stores", "offset",   "copy_stores", "proc_bind"};
-  assert_int_equal(d->n_params, 8);
-  for (int i = 0; i < 8; i++)
+  const char *names[] = {"kernels", "elements",    "dtype",     "threads",   "nt_stores",
+                         "offset",  "copy_stores", "proc_bind", "huge_pages"};
+  assert_int_equal(d->n_params, 9);
+  for (int i = 0; i < 9; i++)
     assert_string_equal(d->params[i].name, names[i]);
   assert_string_equal(d->params[6].def, "auto");
   assert_string_equal(d->params[7].def, "spread");
+  assert_string_equal(d->params[8].def, "true");
   assert_int_equal(d->n_metrics, 2);
   assert_string_equal(d->metrics[0].name, "nt_stores");
   assert_string_equal(d->metrics[1].name, "threads");
@@ -79,6 +80,11 @@ static void test_classic_validates_and_counts_stream_bytes(void **state) {
   assert_true(o.flops[3] == 2.0 * (double)n);
   assert_string_equal(stream_identity_get(&o, "stream.variant"), "standard");
   assert_string_equal(stream_identity_get(&o, "stream.elements"), "100003");
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+  /* The loops were built for AVX2 too, and that build runs where the CPU has it. */
+  assert_string_equal(stream_identity_get(&o, "stream.loop_isa"),
+                      __builtin_cpu_supports("avx2") ? "avx2" : "sse2");
+#endif
 }
 
 static void test_all_kernels_in_float_stay_bounded_for_many_cycles(void **state) {
@@ -395,6 +401,38 @@ static void test_callers_affinity_comes_back_at_fini(void **state) {
   assert_true(CPU_EQUAL(&before, &after));
 }
 
+/* The arrays ask for transparent huge pages unless told not to, and the identity says what the
+ * kernel granted: nothing with huge_pages=false (even under THP mode `always`), and some of the
+ * arrays' 24 MiB where the kernel grants huge pages on advice. */
+static void test_huge_pages_are_asked_for_and_read_back(void **state) {
+  (void)state;
+  const char *settings[][3] = {{"elements=1048576", "huge_pages=false", NULL},
+                               {"elements=1048576", NULL, NULL}};
+  for (int i = 0; i < 2; i++) {
+    stream_outcome_t o;
+    stream_drive(STREAM_SO, "stream", "copy,scale,add,triad", settings[i], quick, &o);
+    assert_valid(&o);
+    const char *asked = stream_identity_get(&o, "stream.huge_pages");
+    const char *mode = stream_identity_get(&o, "stream.thp");
+    const char *granted = stream_identity_get(&o, "stream.huge_page_bytes");
+    assert_non_null(asked);
+    assert_non_null(mode);
+    assert_non_null(granted);
+    const long long bytes = strtoll(granted, NULL, 10);
+    assert_in_range(bytes, 0, 3 * (8 << 20));
+    if (i == 0) {
+      assert_string_equal(asked, "false");
+      assert_int_equal(bytes, 0);
+    } else {
+      assert_string_equal(asked, "true");
+      if (strcmp(mode, "always") == 0 || strcmp(mode, "madvise") == 0)
+        assert_true(bytes >= 2 << 20);
+      else
+        assert_int_equal(bytes, 0);
+    }
+  }
+}
+
 static void test_default_length_follows_streams_rule(void **state) {
   (void)state;
   /* STREAM's rule asks for 4x the last-level cache per array (3.6 GiB in all on a 300 MiB L3),
@@ -459,6 +497,7 @@ int main(void) {
       cmocka_unit_test(test_threads_are_pinned_to_the_runs_cpus),
       cmocka_unit_test(test_proc_bind_none_leaves_threads_unpinned),
       cmocka_unit_test(test_callers_affinity_comes_back_at_fini),
+      cmocka_unit_test(test_huge_pages_are_asked_for_and_read_back),
       cmocka_unit_test(test_default_length_follows_streams_rule),
       cmocka_unit_test(test_array_shaping_params_cannot_vary_in_the_sweep),
       cmocka_unit_test(test_impossible_allocation_is_refused),
