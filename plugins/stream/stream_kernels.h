@@ -42,7 +42,8 @@ typedef size_t (*stream_kernel_fn)(const stream_job_t *job);
 /* Plain stores, indexed by stream_kernel_t. */
 const stream_kernel_fn *stream_kernels_plain(stream_dtype_t dtype);
 
-/* The vector instruction set the plain loops run with on this CPU: "avx2" or "sse2" on x86-64. */
+/* The vector instruction set the plain loops run with on this CPU: "avx2" or "sse2" on x86-64
+ * with GCC, else "baseline" (the build's target). */
 const char *stream_kernels_plain_isa(void);
 
 /* The copy as stream.c's compiles: the C library's memcpy on each thread's static chunk. */
