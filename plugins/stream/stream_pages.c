@@ -15,35 +15,33 @@ int stream_pages_advise(void *p, size_t bytes, bool huge) {
 #endif
 }
 
+/* The part of mapping [start, end) that lies in [lo, hi), as a fraction of the mapping. */
+static double overlap(uintptr_t start, uintptr_t end, uintptr_t lo, uintptr_t hi) {
+  const uintptr_t from = start > lo ? start : lo, to = end < hi ? end : hi;
+  return to > from && end > start ? (double)(to - from) / (double)(end - start) : 0.0;
+}
+
 /* smaps lists each mapping as "START-END perms ..." followed by its fields in kB. madvise splits
- * a mapping at the advised range's ends, so the arrays are whole mappings of their own; a
- * mapping that only overlaps the range counts in proportion to the overlap. */
-long long stream_pages_huge_bytes(const void *p, size_t bytes) {
+ * a mapping at the advised range's ends, so each array is a whole mapping of its own; a mapping
+ * that only overlaps a range counts in proportion to the overlap. One pass serves every range. */
+long long stream_pages_huge_bytes(void *const *starts, const size_t *bytes, int n) {
   FILE *f = fopen("/proc/self/smaps", "r");
   if (!f) return -1;
-  const uintptr_t lo = (uintptr_t)p, hi = lo + bytes;
   char line[512];
   uintptr_t start = 0, end = 0;
-  bool inside = false;
-  long long total = 0;
+  double total = 0;
   while (fgets(line, sizeof line, f)) {
     uintptr_t s, e;
-    if (sscanf(line, "%" SCNxPTR "-%" SCNxPTR " ", &s, &e) == 2) {
-      start = s, end = e;
-      inside = e > lo && s < hi;
-      continue;
-    }
     long long kb;
-    if (inside && sscanf(line, "AnonHugePages: %lld kB", &kb) == 1 && kb > 0) {
-      const uintptr_t from = start > lo ? start : lo, to = end < hi ? end : hi;
-      const long long whole = kb * 1024;
-      total += end > start
-                   ? (long long)((double)whole * (double)(to - from) / (double)(end - start))
-                   : whole;
-    }
+    if (sscanf(line, "%" SCNxPTR "-%" SCNxPTR " ", &s, &e) == 2)
+      start = s, end = e;
+    else if (sscanf(line, "AnonHugePages: %lld kB", &kb) == 1 && kb > 0)
+      for (int k = 0; k < n; k++)
+        total += (double)kb * 1024 *
+                 overlap(start, end, (uintptr_t)starts[k], (uintptr_t)starts[k] + bytes[k]);
   }
   fclose(f);
-  return total;
+  return (long long)total;
 }
 
 void stream_pages_thp_mode(char *out, size_t cap) {

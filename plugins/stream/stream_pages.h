@@ -13,9 +13,9 @@
  * p and bytes are multiples of the huge-page size. Returns 0 or -errno. */
 int stream_pages_advise(void *p, size_t bytes, bool huge);
 
-/* The bytes of [p, p + bytes) that lie in anonymous huge pages now, from /proc/self/smaps; -1
- * when it cannot be read. */
-long long stream_pages_huge_bytes(const void *p, size_t bytes);
+/* The bytes of the n ranges [starts[k], starts[k] + bytes[k]) that lie in anonymous huge pages
+ * now, from one read of /proc/self/smaps; -1 when it cannot be read. */
+long long stream_pages_huge_bytes(void *const *starts, const size_t *bytes, int n);
 
 /* The system's THP mode, the bracketed word of /sys/kernel/mm/transparent_hugepage/enabled
  * (`always`, `madvise`, `never`), or "unknown". Writes at most cap bytes into out. */

@@ -366,13 +366,10 @@ static void cache_warning(const stream_state_t *s, char *out, size_t cap) {
 
 /* What the kernel granted at first touch, read back once: an advice is only a request. */
 static void note_pages(rigor_ctx_t *ctx, stream_state_t *s) {
-  s->huge_bytes = 0;
+  s->huge_bytes = stream_pages_huge_bytes(s->alloc, s->alloc_bytes, STREAM_N_ARRAYS);
   size_t total = 0;
-  for (int k = 0; k < STREAM_N_ARRAYS; k++) {
-    const long long got = stream_pages_huge_bytes(s->alloc[k], s->alloc_bytes[k]);
-    s->huge_bytes = got < 0 || s->huge_bytes < 0 ? -1 : s->huge_bytes + got;
+  for (int k = 0; k < STREAM_N_ARRAYS; k++)
     total += s->alloc_bytes[k];
-  }
   if (!s->huge_pages) return;
   const double mib = 1.0 / (1 << 20);
   if (s->advise_error)
