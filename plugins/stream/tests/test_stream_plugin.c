@@ -466,6 +466,14 @@ static void test_array_shaping_params_cannot_vary_in_the_sweep(void **state) {
   assert_int_equal(d->init((rigor_ctx_t *)&th, &th.host, a, &sweep, &st, &work), RIGOR_EINVAL);
   assert_null(st);
   assert_non_null(strstr(th.first_error, "param 'elements' varies within the sweep"));
+  free(b);
+  /* The pages are the arrays' too. */
+  b = stream_params_new(d, (const char *[]){N, "huge_pages=false", "kernels=add", NULL});
+  points[1] = b;
+  test_host_init(&th);
+  assert_int_equal(d->init((rigor_ctx_t *)&th, &th.host, a, &sweep, &st, &work), RIGOR_EINVAL);
+  assert_null(st);
+  assert_non_null(strstr(th.first_error, "param 'huge_pages' varies within the sweep"));
   free(a);
   free(b);
   dlclose(handle);
